@@ -1,0 +1,162 @@
+"""Rules variants: one frozen, validated config object per game (RULES.md flags).
+
+Every flag of RULES.md is a field here with the product's default. A flag that the chosen game does
+not use is accepted and has no effect (``stock_duty`` in Tute 4, say), so one options dict can be
+shared across games; an unknown flag or a bad value is a ``RulesError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any, Final
+
+#: Bumped whenever a rule change would make an old record replay differently.
+RULES_VERSION: Final = "1"
+
+GAMES: Final = ("tute2", "tute4", "pocha")
+PLAYERS: Final = {"tute2": (2, 2, 2), "tute4": (4, 4, 4), "pocha": (2, 6, 4)}  # (min, max, default)
+
+STOCK_DUTIES: Final = ("full", "trump_lead_only", "free")
+TUTE_DECLARATIONS: Final = ("off", "wins_hand")
+FIRST_LEADS: Final = ("two_of_oros", "mano")
+POCHA_SEQUENCES: Final = ("spanish", "up_down")
+
+
+class RulesError(ValueError):
+    """Options that do not make a valid game: the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    game: str
+    players: int
+    stock_duty: str = "full"
+    must_undertrump: bool = False
+    beat_led_suit_even_if_trumped: bool = False
+    partner_exception: bool = False
+    partner_may_sing: bool = False
+    exchange_requires_trick_win: bool = False
+    cante_before_draw: bool = False
+    cantes_in_arrastre: bool = True
+    forty_before_twenty: bool = False
+    tute_declaration: str = "off"
+    last_trick_bonus: bool = False
+    first_lead: str = "two_of_oros"
+    deck48: bool = False
+    pocha_sequence: str | tuple[int, ...] = "spanish"
+    pocha_max_cards: int | None = None
+    pocha_hook: bool = True
+
+    @classmethod
+    def build(
+        cls, game: str, players: int | None = None, options: Mapping[str, Any] | None = None
+    ) -> Rules:
+        """Validate a game name, a player count and an options mapping into a Rules object."""
+        if game not in GAMES:
+            raise RulesError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
+        low, high, default = PLAYERS[game]
+        if players is None:
+            players = default
+        if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+            span = str(low) if low == high else f"{low} to {high}"
+            raise RulesError(f"{game} is played by {span} players, not {players!r}")
+        if options is None:
+            options = {}
+        if not isinstance(options, Mapping):
+            raise RulesError(f"options must be an object of flag: value, not {type(options).__name__}")
+        values: dict[str, Any] = {"last_trick_bonus": game == "tute4"}
+        for name, value in options.items():
+            if name not in FLAG_NAMES:
+                raise RulesError(f"unknown rules flag {name!r}: known flags are {', '.join(sorted(FLAG_NAMES))}")
+            values[name] = _check_flag(name, value)
+        rules = cls(game=game, players=players, **values)
+        rules.hand_sizes()  # a sequence that cannot be dealt is an error now, not mid-game
+        return rules
+
+    # -- derived facts ----------------------------------------------------------------------------
+    @property
+    def without_twos(self) -> bool:
+        return self.game == "pocha" and self.players in (3, 6)
+
+    @property
+    def deck_size(self) -> int:
+        return (48 if self.deck48 else 40) - (4 if self.without_twos else 0)
+
+    @property
+    def is_tute(self) -> bool:
+        return self.game != "pocha"
+
+    @property
+    def has_stock(self) -> bool:
+        return self.game == "tute2"
+
+    @property
+    def has_partners(self) -> bool:
+        return self.game == "tute4"
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards dealt to each player in each hand of the game (one hand for the Tute games)."""
+        if self.game == "tute2":
+            return (8,)
+        if self.game == "tute4":
+            return (self.deck_size // 4,)
+        n = self.players
+        most = self.deck_size // n
+        if self.pocha_max_cards is not None:
+            most = min(most, self.pocha_max_cards)
+        seq = self.pocha_sequence
+        if seq == "spanish":
+            return (1,) * n + tuple(range(2, most)) + (most,) * n + tuple(range(most - 1, 1, -1)) + (1,) * n
+        if seq == "up_down":
+            return tuple(range(1, most + 1)) + tuple(range(most - 1, 0, -1))
+        assert isinstance(seq, tuple)
+        for k in seq:
+            if not 1 <= k <= most:
+                raise RulesError(f"pocha_sequence: a hand of {k} cards is not possible (1 to {most} here)")
+        return seq
+
+    def to_options(self) -> dict[str, Any]:
+        """Every flag with its value, as in a game record."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in ("game", "players"):
+                continue
+            value = getattr(self, f.name)
+            out[f.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+FLAG_NAMES: Final = frozenset(f.name for f in fields(Rules)) - {"game", "players"}
+_BOOL_FLAGS: Final = frozenset(f.name for f in fields(Rules) if isinstance(f.default, bool))
+_CHOICES: Final = {
+    "stock_duty": STOCK_DUTIES,
+    "tute_declaration": TUTE_DECLARATIONS,
+    "first_lead": FIRST_LEADS,
+}
+
+
+def _check_flag(name: str, value: Any) -> Any:
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise RulesError(f"{name} must be one of {', '.join(_CHOICES[name])}, not {value!r}")
+        return value
+    if name == "pocha_sequence":
+        if isinstance(value, str):
+            if value not in POCHA_SEQUENCES:
+                raise RulesError(f"pocha_sequence must be spanish, up_down or a list of hand sizes, not {value!r}")
+            return value
+        if isinstance(value, list | tuple) and value and all(
+            isinstance(k, int) and not isinstance(k, bool) for k in value
+        ):
+            return tuple(value)
+        raise RulesError(f"pocha_sequence must be spanish, up_down or a non-empty list of integers, not {value!r}")
+    if name == "pocha_max_cards":
+        if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+            return value
+        raise RulesError(f"pocha_max_cards must be a positive integer or null, not {value!r}")
+    if name in _BOOL_FLAGS:
+        if not isinstance(value, bool):
+            raise RulesError(f"{name} must be true or false, not {value!r}")
+        return value
+    raise AssertionError(f"flag {name} has no validator")  # pragma: no cover

@@ -1,0 +1,685 @@
+"""The one implementation of the rules: a position that steps forward in place.
+
+``Table`` holds only immutable values (ints, bitmasks, tuples), so ``clone()`` is a cheap shallow copy.
+The public ``State`` never mutates a table: it clones, then steps. Random playouts step a table
+directly and skip the copies; both paths run this same code, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from .actions import BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
+from .cards import (
+    CODE_OF,
+    KINGS_MASK,
+    KNIGHTS_MASK,
+    PAIR_MASK,
+    POINTS,
+    RANK_OF,
+    STRENGTH,
+    STRONGER,
+    SUIT_MASK,
+    SUIT_NAMES,
+    SUIT_OF,
+    SUITS,
+    card_index,
+)
+from .rules import Rules
+
+# Phases
+BIDDING: Final = 0
+PLAYING: Final = 1
+PARTNER_SINGING: Final = 2
+OVER: Final = 3
+PHASE_NAMES: Final = ("bid", "play", "partner_sing", "over")
+
+# Events of the current hand's public log: (kind, seat, a, b)
+EV_PLAY: Final = 0  # seat played card a
+EV_TRICK: Final = 1  # seat won the trick, worth a card points
+EV_EXCHANGE: Final = 2  # seat gave card a (to the face-up place) and took card b
+EV_SING: Final = 3  # seat sang suit a (4 = tute) for b points
+EV_BID: Final = 4  # seat bid a
+EV_PASS: Final = 5  # seat (the winner's partner) passed its chance to sing
+
+TUTE_SUIT: Final = 4
+SEVENS: Final = tuple(card_index(7, s) for s in range(4))
+TWOS: Final = tuple(card_index(2, s) for s in range(4))
+TWO_TAKES_RANKS: Final = frozenset((4, 5, 6, 7))
+TWO_OF_OROS: Final = card_index(2, 0)
+
+
+class IllegalAction(ValueError):
+    """An action refused by the rules; ``reason`` says why. The state it was tried on is unchanged."""
+
+    def __init__(self, reason: str, action: str | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.action = action
+
+
+class Table:
+    __slots__ = (
+        "actions",
+        "bids",
+        "cantes",
+        "dealer",
+        "decks",
+        "faceup",
+        "first_dealer",
+        "hand_no",
+        "hand_results",
+        "hands",
+        "known",
+        "last_winner",
+        "leader",
+        "log",
+        "n",
+        "phase",
+        "ply",
+        "points",
+        "pre_draw",
+        "result_scores",
+        "result_winners",
+        "rules",
+        "sizes",
+        "stock",
+        "stock_pos",
+        "sung",
+        "to_act",
+        "totals",
+        "trick",
+        "tricks_done",
+        "tricks_won",
+        "trump",
+        "trump_card",
+        "tute_by",
+        "win_card",
+        "win_seat",
+        "window_sang",
+    )
+
+    rules: Rules
+    n: int
+    decks: tuple[tuple[int, ...], ...]
+    sizes: tuple[int, ...]
+    first_dealer: int
+    hand_no: int
+    dealer: int
+    hands: tuple[int, ...]
+    known: tuple[int, ...]
+    trump: int
+    trump_card: int
+    faceup: int
+    stock: tuple[int, ...]
+    stock_pos: int
+    phase: int
+    to_act: int
+    leader: int
+    trick: tuple[int, ...]
+    win_seat: int
+    win_card: int
+    tricks_done: int
+    last_winner: int
+    window_sang: bool
+    sung: int
+    pre_draw: int
+    points: tuple[int, ...]
+    cantes: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    bids: tuple[int, ...]
+    totals: tuple[int, ...]
+    hand_results: tuple[HandResult, ...]
+    log: tuple[tuple[int, int, int, int], ...]
+    actions: tuple[int, object] | None
+    ply: int
+    tute_by: int
+    result_scores: tuple[int, ...]
+    result_winners: tuple[int, ...]
+
+    # -- construction -----------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules, dealer: int, decks: tuple[tuple[int, ...], ...]) -> Table:
+        t = cls()
+        t.rules = rules
+        t.n = rules.players
+        t.decks = decks
+        t.sizes = rules.hand_sizes()
+        t.first_dealer = dealer
+        t.totals = (0,) * t.n
+        t.hand_results = ()
+        t.actions = None
+        t.ply = 0
+        t.result_scores = ()
+        t.result_winners = ()
+        t._deal(0)
+        return t
+
+    def clone(self) -> Table:
+        """A shallow copy: every field holds an immutable value, so the copy is independent."""
+        o = Table.__new__(Table)
+        o.actions = self.actions
+        o.bids = self.bids
+        o.cantes = self.cantes
+        o.dealer = self.dealer
+        o.decks = self.decks
+        o.faceup = self.faceup
+        o.first_dealer = self.first_dealer
+        o.hand_no = self.hand_no
+        o.hand_results = self.hand_results
+        o.hands = self.hands
+        o.known = self.known
+        o.last_winner = self.last_winner
+        o.leader = self.leader
+        o.log = self.log
+        o.n = self.n
+        o.phase = self.phase
+        o.ply = self.ply
+        o.points = self.points
+        o.pre_draw = self.pre_draw
+        o.result_scores = self.result_scores
+        o.result_winners = self.result_winners
+        o.rules = self.rules
+        o.sizes = self.sizes
+        o.stock = self.stock
+        o.stock_pos = self.stock_pos
+        o.sung = self.sung
+        o.to_act = self.to_act
+        o.totals = self.totals
+        o.trick = self.trick
+        o.tricks_done = self.tricks_done
+        o.tricks_won = self.tricks_won
+        o.trump = self.trump
+        o.trump_card = self.trump_card
+        o.tute_by = self.tute_by
+        o.win_card = self.win_card
+        o.win_seat = self.win_seat
+        o.window_sang = self.window_sang
+        return o
+
+    def _deal(self, hand_no: int) -> None:
+        rules, n = self.rules, self.n
+        k = self.sizes[hand_no]
+        deck = self.decks[hand_no]
+        self.hand_no = hand_no
+        self.dealer = dealer = (self.first_dealer + hand_no) % n
+        mano = (dealer + 1) % n
+        hands = [0] * n
+        for block in range(n):
+            seat = (mano + block) % n
+            for card in deck[block * k : (block + 1) * k]:
+                hands[seat] |= 1 << card
+        self.hands = tuple(hands)
+        known = [0] * n
+        self.faceup = -1
+        self.stock = ()
+        self.stock_pos = 0
+        if n * k < len(deck):
+            # Tute 2's face-up card under the stock, or Pocha's turned-up card that belongs to nobody.
+            self.trump_card = deck[n * k]
+            if rules.has_stock:
+                self.faceup = deck[n * k]
+                self.stock = deck[n * k + 1 :]
+        else:
+            # All dealt: the dealer's last card is shown and stays in the dealer's hand.
+            self.trump_card = deck[n * k - 1]
+            known[dealer] = 1 << self.trump_card
+        self.known = tuple(known)
+        self.trump = SUIT_OF[self.trump_card]
+        self.trick = ()
+        self.win_seat = -1
+        self.win_card = -1
+        self.tricks_done = 0
+        self.last_winner = -1
+        self.window_sang = False
+        self.sung = 0
+        self.pre_draw = 0
+        self.points = (0,) * n
+        self.cantes = (0,) * n
+        self.tricks_won = (0,) * n
+        self.bids = (-1,) * n
+        self.log = ()
+        self.tute_by = -1
+        if rules.game == "pocha":
+            self.phase = BIDDING
+            self.to_act = mano
+            self.leader = mano
+        else:
+            self.phase = PLAYING
+            leader = mano
+            if rules.game == "tute4" and rules.first_lead == "two_of_oros":
+                leader = next(s for s in range(n) if (hands[s] >> TWO_OF_OROS) & 1)
+            self.to_act = leader
+            self.leader = leader
+
+    # -- facts --------------------------------------------------------------------------------------
+    @property
+    def stock_size(self) -> int:
+        """Face-down cards left in the Tute 2 stock (the face-up card not counted)."""
+        return len(self.stock) - self.stock_pos
+
+    def _cards_to_draw(self) -> bool:
+        return self.faceup >= 0
+
+    def partner(self, seat: int) -> int:
+        return (seat + 2) % 4
+
+    # -- legal actions ----------------------------------------------------------------------------
+    def legal_ids(self) -> list[int]:
+        """Legal action ids in ascending order."""
+        phase = self.phase
+        if phase == PLAYING:
+            seat = self.to_act
+            mask = self._play_mask(seat)
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(low.bit_length() - 1)
+                mask ^= low
+            if not self.trick and self.rules.is_tute:
+                out.extend(self._window_ids(seat))
+            return out
+        if phase == BIDDING:
+            k = self.sizes[self.hand_no]
+            bids = list(range(BID, BID + k + 1))
+            forbidden = self._hooked_bid()
+            if forbidden >= 0:
+                bids.remove(BID + forbidden)
+            return bids
+        if phase == PARTNER_SINGING:
+            return [SING + s for s in self._singable_suits(self.to_act)] + [PASS]
+        return []
+
+    def _play_mask(self, seat: int) -> int:
+        """RULES.md section 2: the cards of ``seat``'s hand it may play to the current trick."""
+        hand = self.hands[seat]
+        trick = self.trick
+        if not trick:
+            return hand
+        rules = self.rules
+        trump = self.trump
+        lead_suit = SUIT_OF[trick[0]]
+        if rules.has_stock and self.faceup >= 0:  # rule 2.5: Tute 2 while the stock has cards
+            duty = rules.stock_duty
+            if duty == "free" or (duty == "trump_lead_only" and lead_suit != trump):
+                return hand
+        follow = hand & SUIT_MASK[lead_suit]
+        if rules.partner_exception and rules.has_partners and self.win_seat == (seat + 2) % 4:
+            return follow or hand  # rule 2.4
+        win_card = self.win_card
+        win_suit = SUIT_OF[win_card]
+        if follow:  # rule 2.2
+            if win_suit == lead_suit:
+                return (follow & STRONGER[win_card]) or follow
+            if rules.beat_led_suit_even_if_trumped:
+                best_led = max((c for c in trick if SUIT_OF[c] == lead_suit), key=STRENGTH.__getitem__)
+                return (follow & STRONGER[best_led]) or follow
+            return follow
+        trumps = hand & SUIT_MASK[trump]  # rule 2.3
+        if not trumps:
+            return hand
+        if win_suit != trump:
+            return trumps
+        over = trumps & STRONGER[win_card]
+        if over:
+            return over
+        return trumps if rules.must_undertrump else hand
+
+    def _window_ids(self, seat: int) -> list[int]:
+        """Swaps and cantes open to the leader before it leads (Tute games)."""
+        out = []
+        rules = self.rules
+        faceup = self.faceup
+        hand = self.hands[seat]
+        if faceup >= 0 and (self.tricks_done > 0 or not rules.exchange_requires_trick_win):
+            seven = SEVENS[self.trump]
+            if (hand >> seven) & 1 and STRENGTH[faceup] > STRENGTH[seven]:
+                out.append(EXCHANGE + seven)
+            two = TWOS[self.trump]
+            if (hand >> two) & 1 and RANK_OF[faceup] in TWO_TAKES_RANKS:
+                out.append(EXCHANGE + two)
+            out.sort()
+        if self.tricks_done > 0 and not self.window_sang and seat == self.last_winner:
+            out.extend(SING + s for s in self._singable_suits(seat))
+            if rules.tute_declaration == "wins_hand" and self._cantes_open():
+                source = self._sing_source(seat)
+                if source & KINGS_MASK == KINGS_MASK or source & KNIGHTS_MASK == KNIGHTS_MASK:
+                    out.append(SING_TUTE)
+        return out
+
+    def _cantes_open(self) -> bool:
+        # Tute 4 has no stock, so without cantes_in_arrastre it has no cantes at all (RULES.md 3).
+        return self.rules.cantes_in_arrastre or self._cards_to_draw()
+
+    def _sing_source(self, seat: int) -> int:
+        """The cards a cante may be made from: with cante_before_draw, those held when the trick was won."""
+        hand = self.hands[seat]
+        if self.rules.cante_before_draw and self.rules.has_stock:
+            return hand & self.pre_draw
+        return hand
+
+    def _singable_suits(self, seat: int) -> list[int]:
+        if not self._cantes_open():
+            return []
+        source = self._sing_source(seat)
+        suits = [s for s in range(4) if not (self.sung >> s) & 1 and source & PAIR_MASK[s] == PAIR_MASK[s]]
+        if self.rules.forty_before_twenty:
+            trump = self.trump
+            if not (self.sung >> trump) & 1 and self.hands[seat] & PAIR_MASK[trump] == PAIR_MASK[trump]:
+                suits = [s for s in suits if s == trump]
+        return suits
+
+    def _hooked_bid(self) -> int:
+        """The bid the dealer may not make under pocha_hook, or -1."""
+        if not self.rules.pocha_hook or self.to_act != self.dealer:
+            return -1
+        k = self.sizes[self.hand_no]
+        rest = k - sum(b for s, b in enumerate(self.bids) if s != self.dealer)
+        return rest if 0 <= rest <= k else -1
+
+    # -- stepping ---------------------------------------------------------------------------------
+    def step(self, action: int) -> None:
+        """Apply a legal action id in place. Callers check legality first (see ``check``)."""
+        seat = self.to_act
+        self.actions = (action, self.actions)
+        self.ply += 1
+        if action < EXCHANGE:
+            self._play(seat, action)
+        elif action < SING:
+            self._exchange(seat, action - EXCHANGE)
+        elif action < SING_TUTE:
+            self._sing(seat, action - SING)
+        elif action == SING_TUTE:
+            self.log = (*self.log, (EV_SING, seat, TUTE_SUIT, 0))
+            self.tute_by = seat
+            self._finish_hand()
+        elif action == PASS:
+            self.log = (*self.log, (EV_PASS, seat, 0, 0))
+            self.phase = PLAYING
+            self.to_act = self.last_winner
+        else:
+            self._bid(seat, action - BID)
+
+    def check(self, action: int) -> None:
+        """Raise IllegalAction with the reason when ``action`` is not legal now."""
+        if action in self.legal_ids():
+            return
+        raise IllegalAction(self.explain(action), CODE_OF_ACTION[action])
+
+    def _play(self, seat: int, card: int) -> None:
+        bit = 1 << card
+        hands = list(self.hands)
+        hands[seat] ^= bit
+        self.hands = tuple(hands)
+        if self.known[seat] & bit:
+            known = list(self.known)
+            known[seat] ^= bit
+            self.known = tuple(known)
+        trick = self.trick
+        if not trick:
+            self.win_seat, self.win_card = seat, card
+        else:
+            win = self.win_card
+            if SUIT_OF[card] == SUIT_OF[win]:
+                if STRENGTH[card] > STRENGTH[win]:
+                    self.win_seat, self.win_card = seat, card
+            elif SUIT_OF[card] == self.trump:
+                self.win_seat, self.win_card = seat, card
+        self.trick = trick = (*trick, card)
+        self.log = (*self.log, (EV_PLAY, seat, card, 0))
+        if len(trick) < self.n:
+            self.to_act = (seat + 1) % self.n
+            return
+        self._close_trick()
+
+    def _close_trick(self) -> None:
+        winner = self.win_seat
+        value = sum(POINTS[c] for c in self.trick)
+        points = list(self.points)
+        points[winner] += value
+        self.points = tuple(points)
+        won = list(self.tricks_won)
+        won[winner] += 1
+        self.tricks_won = tuple(won)
+        self.log = (*self.log, (EV_TRICK, winner, value, 0))
+        self.tricks_done += 1
+        self.last_winner = winner
+        self.trick = ()
+        self.win_seat = self.win_card = -1
+        self.window_sang = False
+        self.pre_draw = self.hands[winner]
+        if self.faceup >= 0:
+            self._draw(winner)
+            self._draw(1 - winner)
+        if not any(self.hands):
+            self._finish_hand()
+            return
+        self.leader = self.to_act = winner
+        if self.rules.partner_may_sing and self.rules.has_partners:
+            partner = self.partner(winner)
+            if self._singable_suits(partner):
+                self.phase = PARTNER_SINGING
+                self.to_act = partner
+
+    def _draw(self, seat: int) -> None:
+        hands = list(self.hands)
+        if self.stock_pos < len(self.stock):
+            card = self.stock[self.stock_pos]
+            self.stock_pos += 1
+        else:
+            card = self.faceup
+            self.faceup = -1
+            known = list(self.known)
+            known[seat] |= 1 << card
+            self.known = tuple(known)
+        hands[seat] |= 1 << card
+        self.hands = tuple(hands)
+
+    def _exchange(self, seat: int, card: int) -> None:
+        taken = self.faceup
+        hands = list(self.hands)
+        hands[seat] = (hands[seat] ^ (1 << card)) | (1 << taken)
+        self.hands = tuple(hands)
+        known = list(self.known)
+        known[seat] |= 1 << taken
+        self.known = tuple(known)
+        self.faceup = card
+        self.log = (*self.log, (EV_EXCHANGE, seat, card, taken))
+
+    def _sing(self, seat: int, suit: int) -> None:
+        value = 40 if suit == self.trump else 20
+        cantes = list(self.cantes)
+        cantes[seat] += value
+        self.cantes = tuple(cantes)
+        self.sung |= 1 << suit
+        known = list(self.known)
+        known[seat] |= PAIR_MASK[suit]
+        self.known = tuple(known)
+        self.window_sang = True
+        self.log = (*self.log, (EV_SING, seat, suit, value))
+        if self.phase == PARTNER_SINGING:
+            self.phase = PLAYING
+            self.to_act = self.last_winner
+
+    def _bid(self, seat: int, bid: int) -> None:
+        bids = list(self.bids)
+        bids[seat] = bid
+        self.bids = tuple(bids)
+        self.log = (*self.log, (EV_BID, seat, bid, 0))
+        if seat == self.dealer:
+            self.phase = PLAYING
+            self.to_act = self.leader
+        else:
+            self.to_act = (seat + 1) % self.n
+
+    # -- scoring ----------------------------------------------------------------------------------
+    def _finish_hand(self) -> None:
+        if self.rules.is_tute:
+            self._finish_tute()
+        else:
+            self._finish_pocha_hand()
+
+    def side_scores(self) -> tuple[int, ...]:
+        """Points so far per side (seat, or pair for Tute 4), last-trick bonus included when earned."""
+        per_seat = [p + c for p, c in zip(self.points, self.cantes, strict=True)]
+        if self.rules.last_trick_bonus and self.phase == OVER and self.tute_by < 0:
+            per_seat[self.last_winner] += 10
+        if self.rules.has_partners:
+            return (per_seat[0] + per_seat[2], per_seat[1] + per_seat[3])
+        return tuple(per_seat)
+
+    def side_of(self, seat: int) -> int:
+        return seat % 2 if self.rules.has_partners else seat
+
+    def _finish_tute(self) -> None:
+        self.phase = OVER
+        self.to_act = -1
+        scores = self.side_scores()
+        self.result_scores = scores
+        if self.tute_by >= 0:
+            self.result_winners = (self.side_of(self.tute_by),)
+            return
+        best = max(scores)
+        leaders = [side for side, score in enumerate(scores) if score == best]
+        if len(leaders) == 1:
+            self.result_winners = (leaders[0],)
+        else:  # a tie goes to the side that won the last trick
+            self.result_winners = (self.side_of(self.last_winner),)
+
+    def _finish_pocha_hand(self) -> None:
+        scores = []
+        for bid, won in zip(self.bids, self.tricks_won, strict=True):
+            scores.append(10 + 5 * won if bid == won else -5 * abs(won - bid))
+        self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
+        self.hand_results = (
+            *self.hand_results,
+            HandResult(
+                cards=self.sizes[self.hand_no],
+                dealer=self.dealer,
+                trump=self.trump,
+                trump_card=self.trump_card,
+                bids=self.bids,
+                tricks=self.tricks_won,
+                scores=tuple(scores),
+            ),
+        )
+        if self.hand_no + 1 < len(self.sizes):
+            self._deal(self.hand_no + 1)
+            return
+        self.phase = OVER
+        self.to_act = -1
+        self.result_scores = self.totals
+        best = max(self.totals)
+        self.result_winners = tuple(s for s, total in enumerate(self.totals) if total == best)
+
+    # -- reasons ----------------------------------------------------------------------------------
+    def explain(self, action: int) -> str:
+        """Why ``action`` is not legal now, in words a player understands."""
+        code = CODE_OF_ACTION[action]
+        seat = self.to_act
+        if self.phase == OVER:
+            return "the game is over"
+        legal = self.legal_ids()
+        if self.phase == BIDDING:
+            if action < BID:
+                return f"seat {seat} must bid now (bid:0 to bid:{self.sizes[self.hand_no]})"
+            bid = action - BID
+            if bid > self.sizes[self.hand_no]:
+                return f"a bid is 0 to {self.sizes[self.hand_no]} tricks in a hand of {self.sizes[self.hand_no]} cards"
+            return (
+                f"the dealer may not bid {bid}: the bids would add up to the {self.sizes[self.hand_no]} "
+                "tricks of the hand (pocha_hook)"
+            )
+        if self.phase == PARTNER_SINGING:
+            options = ", ".join(CODE_OF_ACTION[a] for a in legal)
+            return f"seat {seat}, partner of the trick's winner, may only sing or pass now ({options})"
+        if action >= BID:
+            return "bids are made only at the start of a Pocha hand"
+        if action == PASS:
+            return "pass is only offered to the winner's partner when partner_may_sing is on"
+        if action < EXCHANGE:
+            card = action
+            if not (self.hands[seat] >> card) & 1:
+                return f"{CODE_OF[card]} is not in seat {seat}'s hand"
+            allowed = " ".join(CODE_OF[a] for a in legal if a < EXCHANGE)
+            return f"{CODE_OF[card]} breaks the duty to {self._duty_words(seat)}: playable now: {allowed}"
+        if action < SING:
+            return self._explain_exchange(seat, action - EXCHANGE)
+        return self._explain_sing(seat, action)
+
+    def _duty_words(self, seat: int) -> str:
+        lead_suit = SUIT_OF[self.trick[0]]
+        hand = self.hands[seat]
+        if hand & SUIT_MASK[lead_suit]:
+            if SUIT_OF[self.win_card] == lead_suit:
+                return f"follow {SUIT_NAMES[lead_suit]} and beat {CODE_OF[self.win_card]} when able"
+            return f"follow {SUIT_NAMES[lead_suit]}"
+        if SUIT_OF[self.win_card] == self.trump:
+            return f"overtrump {CODE_OF[self.win_card]} when able (no {SUIT_NAMES[lead_suit]} in hand)"
+        return f"trump (no {SUIT_NAMES[lead_suit]} in hand)"
+
+    def _explain_exchange(self, seat: int, card: int) -> str:
+        if not self.rules.has_stock:
+            return "swaps exist only in Tute 2"
+        if self.trick:
+            return "a swap is made only before leading a trick"
+        if self.faceup < 0:
+            return "the face-up card has been drawn: no more swaps"
+        if self.tricks_done == 0 and self.rules.exchange_requires_trick_win:
+            return "no swap before trick 1 (exchange_requires_trick_win)"
+        if card not in (SEVENS[self.trump], TWOS[self.trump]):
+            return f"only the 7 or the 2 of trumps ({SUIT_NAMES[self.trump]}) can be swapped"
+        if not (self.hands[seat] >> card) & 1:
+            return f"{CODE_OF[card]} is not in seat {seat}'s hand"
+        if RANK_OF[card] == 7:
+            return f"the 7 takes only a face-up card stronger than the 7, not {CODE_OF[self.faceup]}"
+        return f"the 2 takes only a face-up 7, 6, 5 or 4, not {CODE_OF[self.faceup]}"
+
+    def _explain_sing(self, seat: int, action: int) -> str:
+        if not self.rules.is_tute:
+            return "there are no cantes in Pocha"
+        if self.trick:
+            return "a cante is made only before leading a trick"
+        if self.tricks_done == 0:
+            return "no cante before trick 1: only the winner of the previous trick sings"
+        if self.window_sang:
+            return "one cante per trick won, and it has been made"
+        if not self._cantes_open():
+            return "no cantes once the stock is empty (cantes_in_arrastre is off)"
+        if action == SING_TUTE:
+            if self.rules.tute_declaration != "wins_hand":
+                return "tute is not declared in this game (tute_declaration is off)"
+            return "tute needs all four 12s or all four 11s"
+        suit = action - SING
+        if (self.sung >> suit) & 1:
+            return f"{SUIT_NAMES[suit]} has been sung already this hand"
+        if self.hands[seat] & PAIR_MASK[suit] != PAIR_MASK[suit]:
+            return f"seat {seat} does not hold the 12 and 11 of {SUIT_NAMES[suit]}"
+        if self._sing_source(seat) & PAIR_MASK[suit] != PAIR_MASK[suit]:
+            return "only a pair held when the trick was won may be sung (cante_before_draw)"
+        return f"the 40 in {SUIT_NAMES[self.trump]} must be sung first (forty_before_twenty)"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """One finished Pocha hand: what was dealt, bid, won and scored."""
+
+    cards: int
+    dealer: int
+    trump: int
+    trump_card: int
+    bids: tuple[int, ...]
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "cards": self.cards,
+            "dealer": self.dealer,
+            "trump": SUITS[self.trump],
+            "trump_card": CODE_OF[self.trump_card],
+            "bids": list(self.bids),
+            "tricks": list(self.tricks),
+            "scores": list(self.scores),
+        }
