@@ -58,5 +58,7 @@ def parse_action(code: object) -> int:
                 raise ValueError(f"{code!r}: bid takes a number of tricks from 0 to {MAX_BID}")
             if kind == "pass":
                 raise ValueError(f"{code!r}: pass takes no argument")
-        raise ValueError(f"{code!r} is not an action code (play:<card>, exchange:<card>, sing:<suit>, bid:<n>, pass)")
+        raise ValueError(
+            f"{code!r} is not an action code (play:<card>, exchange:<card>, sing:<suit>, bid:<n>, pass)"
+        )
     raise ValueError(f"an action code is a string, not {type(code).__name__}")

@@ -55,7 +55,9 @@ def suit_index(letter: str) -> int:
 def parse_card(code: str) -> int:
     """The index of a card code such as ``"12C"``; ``ValueError`` says what is wrong."""
     if not isinstance(code, str) or code not in INDEX_OF_CODE:
-        raise ValueError(f"unknown card code {code!r}: a rank (1-7, 10-12, or 8-9 with deck48) then O, C, E or B")
+        raise ValueError(
+            f"unknown card code {code!r}: a rank (1-7, 10-12, or 8-9 with deck48) then O, C, E or B"
+        )
     return INDEX_OF_CODE[code]
 
 

@@ -49,9 +49,7 @@ class Rules:
     pocha_hook: bool = True
 
     @classmethod
-    def build(
-        cls, game: str, players: int | None = None, options: Mapping[str, Any] | None = None
-    ) -> Rules:
+    def build(cls, game: str, players: int | None = None, options: Mapping[str, Any] | None = None) -> Rules:
         """Validate a game name, a player count and an options mapping into a Rules object."""
         if game not in GAMES:
             raise RulesError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
@@ -68,7 +66,9 @@ class Rules:
         values: dict[str, Any] = {"last_trick_bonus": game == "tute4"}
         for name, value in options.items():
             if name not in FLAG_NAMES:
-                raise RulesError(f"unknown rules flag {name!r}: known flags are {', '.join(sorted(FLAG_NAMES))}")
+                raise RulesError(
+                    f"unknown rules flag {name!r}: known flags are {', '.join(sorted(FLAG_NAMES))}"
+                )
             values[name] = _check_flag(name, value)
         rules = cls(game=game, players=players, **values)
         rules.hand_sizes()  # a sequence that cannot be dealt is an error now, not mid-game
@@ -144,13 +144,19 @@ def _check_flag(name: str, value: Any) -> Any:
     if name == "pocha_sequence":
         if isinstance(value, str):
             if value not in POCHA_SEQUENCES:
-                raise RulesError(f"pocha_sequence must be spanish, up_down or a list of hand sizes, not {value!r}")
+                raise RulesError(
+                    f"pocha_sequence must be spanish, up_down or a list of hand sizes, not {value!r}"
+                )
             return value
-        if isinstance(value, list | tuple) and value and all(
-            isinstance(k, int) and not isinstance(k, bool) for k in value
+        if (
+            isinstance(value, list | tuple)
+            and value
+            and all(isinstance(k, int) and not isinstance(k, bool) for k in value)
         ):
             return tuple(value)
-        raise RulesError(f"pocha_sequence must be spanish, up_down or a non-empty list of integers, not {value!r}")
+        raise RulesError(
+            f"pocha_sequence must be spanish, up_down or a non-empty list of integers, not {value!r}"
+        )
     if name == "pocha_max_cards":
         if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
             return value

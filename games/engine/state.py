@@ -54,11 +54,15 @@ class State:
             decks = seeded_decks(rules, seed)
         hands = len(rules.hand_sizes())
         if len(decks) != hands:
-            raise RulesError(f"this {rules.game} game has {hands} hand(s) and needs one deck each, not {len(decks)}")
+            raise RulesError(
+                f"this {rules.game} game has {hands} hand(s) and needs one deck each, not {len(decks)}"
+            )
         expected = sorted(canonical_deck(rules))
         for number, deck in enumerate(decks):
             if sorted(deck) != expected:
-                raise RulesError(f"deck {number} is not the {len(expected)}-card deck of this game, each card once")
+                raise RulesError(
+                    f"deck {number} is not the {len(expected)}-card deck of this game, each card once"
+                )
         return cls(Table.new(rules, dealer, tuple(tuple(d) for d in decks)))
 
     # -- OpenSpiel-shaped API -----------------------------------------------------------------------
@@ -119,7 +123,7 @@ class State:
         out: list[str] = []
         node = self.table.actions
         while node is not None:
-            action, node = node  # type: ignore[misc]
+            action, node = node
             out.append(CODE_OF_ACTION[action])
         out.reverse()
         return tuple(out)

@@ -44,6 +44,9 @@ EV_BID: Final = 4  # seat bid a
 EV_PASS: Final = 5  # seat (the winner's partner) passed its chance to sing
 
 TUTE_SUIT: Final = 4
+
+#: Every action id of the game, newest first, as a cons list: appending is O(1) and shares the past.
+ActionList = tuple[int, "ActionList"] | None
 SEVENS: Final = tuple(card_index(7, s) for s in range(4))
 TWOS: Final = tuple(card_index(2, s) for s in range(4))
 TWO_TAKES_RANKS: Final = frozenset((4, 5, 6, 7))
@@ -132,7 +135,7 @@ class Table:
     totals: tuple[int, ...]
     hand_results: tuple[HandResult, ...]
     log: tuple[tuple[int, int, int, int], ...]
-    actions: tuple[int, object] | None
+    actions: ActionList
     ply: int
     tute_by: int
     result_scores: tuple[int, ...]
@@ -576,7 +579,6 @@ class Table:
     # -- reasons ----------------------------------------------------------------------------------
     def explain(self, action: int) -> str:
         """Why ``action`` is not legal now, in words a player understands."""
-        code = CODE_OF_ACTION[action]
         seat = self.to_act
         if self.phase == OVER:
             return "the game is over"
