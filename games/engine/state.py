@@ -14,7 +14,7 @@ from .actions import CODE_OF_ACTION, parse_action
 from .cards import CODE_OF, SUITS
 from .deal import canonical_deck, seeded_decks
 from .rules import Rules, RulesError
-from .table import OVER, TUTE_SUIT, EV_SING, IllegalAction, Table
+from .table import EV_SING, OVER, TUTE_SUIT, IllegalAction, Table
 from .views import SeatView, seat_view
 
 

@@ -1,0 +1,1 @@
+"""Admin registrations for games; added with its models."""

@@ -1,0 +1,1 @@
+"""Admin registrations for ratings; added with its models."""

@@ -1,0 +1,57 @@
+"""The Celery app takes its settings from Django, and both brokers carry a message end to end."""
+
+import uuid
+from pathlib import Path
+
+import redis
+from django.conf import settings
+from kombu import Connection
+
+from tute_site.celery import app
+
+
+def test_celery_reads_the_django_settings() -> None:
+    assert app.main == "tute_site"
+    assert app.conf.broker_url == settings.CELERY_BROKER_URL
+    assert app.conf.task_acks_late is True
+    assert app.conf.worker_prefetch_multiplier == 1
+
+
+def round_trip(connection: Connection, queue_name: str) -> object:
+    queue = connection.SimpleQueue(queue_name)
+    try:
+        queue.put({"match": 7, "ply": 3})
+        message = queue.get(timeout=5)
+        message.ack()
+        return message.payload
+    finally:
+        queue.close()
+
+
+def test_filesystem_broker_carries_a_message(tmp_path: Path) -> None:
+    # given: the embedded broker, in folders of its own
+    folder = tmp_path / "queue"
+    folder.mkdir()
+    options = {
+        "data_folder_in": str(folder),
+        "data_folder_out": str(folder),
+        "control_folder": str(tmp_path / "control"),  # kombu's default is ./control
+        "store_processed": False,
+    }
+
+    # when: a message goes in; then: the same message comes out
+    with Connection("filesystem://", transport_options=options) as connection:
+        assert round_trip(connection, f"test-{uuid.uuid4().hex}") == {"match": 7, "ply": 3}
+
+
+def test_redis_broker_carries_a_message(redis_url: str) -> None:
+    # given: a real Redis server and a queue no one else uses
+    queue_name = f"test-{uuid.uuid4().hex}"
+    try:
+        # when: a message goes in; then: the same message comes out
+        with Connection(redis_url) as connection:
+            assert round_trip(connection, queue_name) == {"match": 7, "ply": 3}
+    finally:
+        client = redis.Redis.from_url(redis_url)
+        client.delete(queue_name, f"_kombu.binding.{queue_name}")
+        client.close()

@@ -1,0 +1,1 @@
+"""Tournaments: schedules of matches between players and bots. Listens to games.signals."""

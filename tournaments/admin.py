@@ -1,0 +1,1 @@
+"""Admin registrations for tournaments; added with its models."""

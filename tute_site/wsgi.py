@@ -1,0 +1,9 @@
+"""WSGI entry point: `gunicorn tute_site.wsgi`."""
+
+import os
+
+from django.core.wsgi import get_wsgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
+
+application = get_wsgi_application()
