@@ -54,7 +54,7 @@ def load_record(data: object) -> Record:
     if not isinstance(game, str):
         raise RecordError('"game" must be one of "tute2", "tute4", "pocha"')
     try:
-        rules = Rules.build(game, data.get("players"), data.get("options") or {})
+        rules = Rules.build(game, data.get("players"), data.get("options"))
     except RulesError as exc:
         raise RecordError(str(exc)) from None
     dealer = data.get("dealer", 0)
