@@ -8,7 +8,7 @@ shared across games; an unknown flag or a bad value is a ``RulesError``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
 #: Bumped whenever a rule change would make an old record replay differently.
@@ -74,26 +74,21 @@ class Rules:
         rules.hand_sizes()  # a sequence that cannot be dealt is an error now, not mid-game
         return rules
 
-    # -- derived facts ----------------------------------------------------------------------------
-    @property
-    def without_twos(self) -> bool:
-        return self.game == "pocha" and self.players in (3, 6)
+    # Derived facts, fixed when built; fields rather than properties because the rules loop reads them
+    # on every card.
+    is_tute: bool = field(init=False, repr=False, compare=False)
+    has_stock: bool = field(init=False, repr=False, compare=False)
+    has_partners: bool = field(init=False, repr=False, compare=False)
+    without_twos: bool = field(init=False, repr=False, compare=False)
+    deck_size: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def deck_size(self) -> int:
-        return (48 if self.deck48 else 40) - (4 if self.without_twos else 0)
-
-    @property
-    def is_tute(self) -> bool:
-        return self.game != "pocha"
-
-    @property
-    def has_stock(self) -> bool:
-        return self.game == "tute2"
-
-    @property
-    def has_partners(self) -> bool:
-        return self.game == "tute4"
+    def __post_init__(self) -> None:
+        without_twos = self.game == "pocha" and self.players in (3, 6)
+        object.__setattr__(self, "is_tute", self.game != "pocha")
+        object.__setattr__(self, "has_stock", self.game == "tute2")
+        object.__setattr__(self, "has_partners", self.game == "tute4")
+        object.__setattr__(self, "without_twos", without_twos)
+        object.__setattr__(self, "deck_size", (48 if self.deck48 else 40) - (4 if without_twos else 0))
 
     def hand_sizes(self) -> tuple[int, ...]:
         """Cards dealt to each player in each hand of the game (one hand for the Tute games)."""
@@ -120,15 +115,15 @@ class Rules:
         """Every flag with its value, as in a game record."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name in ("game", "players"):
+            if f.name in ("game", "players") or not f.init:
                 continue
             value = getattr(self, f.name)
             out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
-FLAG_NAMES: Final = frozenset(f.name for f in fields(Rules)) - {"game", "players"}
-_BOOL_FLAGS: Final = frozenset(f.name for f in fields(Rules) if isinstance(f.default, bool))
+FLAG_NAMES: Final = frozenset(f.name for f in fields(Rules) if f.init) - {"game", "players"}
+_BOOL_FLAGS: Final = frozenset(f.name for f in fields(Rules) if f.init and isinstance(f.default, bool))
 _CHOICES: Final = {
     "stock_duty": STOCK_DUTIES,
     "tute_declaration": TUTE_DECLARATIONS,

@@ -7,7 +7,7 @@ directly and skip the copies; both paths run this same code, so they cannot disa
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from .actions import BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
@@ -344,7 +344,8 @@ class Table:
                 out.append(EXCHANGE + two)
             out.sort()
         if self.tricks_done > 0 and not self.window_sang and seat == self.last_winner:
-            out.extend(SING + s for s in self._singable_suits(seat))
+            if hand & (hand >> 1) & KNIGHTS_MASK:  # some 11 sits beside its 12: a pair is held
+                out.extend(SING + s for s in self._singable_suits(seat))
             if rules.tute_declaration == "wins_hand" and self._cantes_open():
                 source = self._sing_source(seat)
                 if source & KINGS_MASK == KINGS_MASK or source & KNIGHTS_MASK == KNIGHTS_MASK:
@@ -565,6 +566,7 @@ class Table:
                 bids=self.bids,
                 tricks=self.tricks_won,
                 scores=tuple(scores),
+                log=self.log,
             ),
         )
         if self.hand_no + 1 < len(self.sizes):
@@ -674,6 +676,7 @@ class HandResult:
     bids: tuple[int, ...]
     tricks: tuple[int, ...]
     scores: tuple[int, ...]
+    log: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)  # the hand's public events
 
     def to_dict(self) -> dict[str, object]:
         return {

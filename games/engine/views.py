@@ -72,7 +72,7 @@ class SeatView:
     tricks_won: tuple[int, ...]
     points: tuple[int, ...]  # card points won this hand, per seat
     scores: tuple[int, ...]  # per side: Tute points with cantes; Pocha totals of finished hands
-    hands_played: tuple[dict[str, Any], ...]  # Pocha: every finished hand
+    hands_played: tuple[dict[str, Any], ...]  # Pocha: every finished hand, with its tricks
     result: dict[str, Any] | None
 
     def to_dict(self) -> dict[str, Any]:
@@ -163,6 +163,21 @@ def seat_view(t: Table, seat: int | None, result: dict[str, Any] | None) -> Seat
         tricks_won=t.tricks_won,
         points=t.points,
         scores=t.side_scores() if t.rules.is_tute else t.totals,
-        hands_played=tuple(h.to_dict() for h in t.hand_results),
+        hands_played=tuple(
+            {**h.to_dict(), "played": [trick.to_dict() for trick in tricks_of(h.log)]} for h in t.hand_results
+        ),
         result=result,
     )
+
+
+def tricks_of(log: tuple[tuple[int, int, int, int], ...]) -> list[TrickView]:
+    """The finished tricks in a hand's public log."""
+    tricks: list[TrickView] = []
+    current: list[tuple[int, str]] = []
+    for kind, who, a, _ in log:
+        if kind == EV_PLAY:
+            current.append((who, CODE_OF[a]))
+        elif kind == EV_TRICK:
+            tricks.append(TrickView(leader=current[0][0], cards=tuple(current), winner=who, points=a))
+            current = []
+    return tricks

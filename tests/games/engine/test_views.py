@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import State
+from games.engine import Rules, State
 from tests.games.engine.conftest import (
     LONG_ARRASTRE,
     LONG_FACEUP,
@@ -173,3 +173,20 @@ def test_a_finished_game_shows_the_result_to_every_seat(long_hand: LongHand) -> 
 def test_there_is_no_view_for_a_seat_not_in_the_game(long_hand: LongHand, seat: int) -> None:
     with pytest.raises(ValueError, match="no seat"):
         long_hand().view(seat)
+
+
+def test_pocha_views_keep_the_cards_played_in_earlier_hands() -> None:
+    # given: the first hand of a 4-player Pocha game (one card each) played out
+    state = State.new(Rules.build("pocha", 4), dealer=0, seed="earlier-hands")
+    played: list[str] = []
+    while state.table.hand_no == 0:
+        action = state.legal_actions()[0]
+        if action.startswith("play:"):
+            played.append(action[5:])
+        state = state.apply(action)
+    # then: every seat and the spectator still see who played what in hand 0, and who won the trick
+    for seat in (None, 0, 1, 2, 3):
+        [earlier] = state.view(seat).to_dict()["hands_played"]
+        [trick] = earlier["played"]
+        assert [card for _, card in trick["cards"]] == played
+        assert earlier["tricks"][trick["winner"]] == 1
