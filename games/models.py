@@ -1,2 +1,187 @@
-"""Models of the games app. Empty for now: the matches issue fills it (Player, Match, Seat, Game, Action),
-together with the services that are their only writers."""
+"""Players, bot accounts and their tokens, and server-authoritative matches.
+
+A match holds seats and one or more games; every action is a row, unique per (match, ply), so a game is
+always its seed plus its actions and replays exactly. Services in ``games.services`` are the only
+writers.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class Player(models.Model):
+    """Someone who takes a seat: a person, or a bot account owned by a person."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player")
+    handle = models.SlugField(max_length=32, unique=True)
+    display_name = models.CharField(max_length=64)
+    is_bot = models.BooleanField(default=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="bots",
+        help_text="The person who runs this bot account (bots only).",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["handle"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(is_bot=False, owner__isnull=True) | Q(is_bot=True, owner__isnull=False),
+                name="player_bot_has_owner",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.handle} (bot)" if self.is_bot else self.handle
+
+
+class ApiToken(models.Model):
+    """An API token, stored as its SHA-256 digest: the token itself is shown once, at creation."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    digest = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=12, help_text="The token's first characters, to tell tokens apart.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.user})"
+
+
+class Match(models.Model):
+    class GameName(models.TextChoices):
+        TUTE2 = "tute2", "Tute (2 players)"
+        TUTE4 = "tute4", "Tute (4 players in pairs)"
+        POCHA = "pocha", "Pocha"
+
+    class Format(models.TextChoices):
+        SINGLE = "single", "One game"
+        BEST_OF = "best_of", "Best of N games"
+        FIRST_TO = "first_to", "First to N games won"
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+        ABORTED = "aborted", "Aborted"
+
+    game = models.CharField(max_length=8, choices=GameName.choices)
+    num_players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True, help_text="Rules flags (RULES.md), as validated.")
+    rules_version = models.CharField(max_length=16)
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.SINGLE)
+    format_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
+    rated = models.BooleanField(default=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    ply = models.PositiveIntegerField(default=0, help_text="Actions applied in the whole match so far.")
+    result = models.JSONField(null=True, blank=True, help_text="Games won per side and the winning sides.")
+    finish_reason = models.CharField(max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "matches"
+        indexes = [models.Index(fields=["game", "status"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(format_target__gte=1), name="match_format_target_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Match {self.pk} ({self.game}, {self.status})"
+
+
+class Seat(models.Model):
+    """A place at the table: a player, a house bot of some level, or empty until someone joins."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
+    bot_level = models.CharField(max_length=16, blank=True, help_text="A house bot plays this seat.")
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="seat_unique_index"),
+            models.UniqueConstraint(
+                fields=["match", "player"], condition=Q(player__isnull=False), name="seat_one_per_player"
+            ),
+            models.CheckConstraint(
+                condition=Q(player__isnull=True) | Q(bot_level=""), name="seat_player_or_house_bot"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of match {self.match_id}"
+
+    @property
+    def is_empty(self) -> bool:
+        return self.player_id is None and not self.bot_level
+
+
+class Game(models.Model):
+    """One game of a match (a Tute hand, or a whole Pocha sequence), dealt from its own secret seed."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
+    decks = models.JSONField(help_text="The decks dealt from the seed, top card first, one per hand.")
+    dealer = models.PositiveSmallIntegerField()
+    first_ply = models.PositiveIntegerField(help_text="The match ply at which this game began.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    result = models.JSONField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="game_unique_number")]
+
+    def __str__(self) -> str:
+        return f"game {self.number} of match {self.match_id}"
+
+
+class Action(models.Model):
+    """One applied action: the log a match replays from. Exactly one row per (match, ply)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    ply = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    code = models.CharField(max_length=16)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    idempotency_key = models.CharField(max_length=64, null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "ply"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "ply"], name="action_unique_ply"),
+            models.UniqueConstraint(
+                fields=["match", "player", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="action_unique_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.ply} seat {self.seat}: {self.code}"

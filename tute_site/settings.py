@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
+    "drf_spectacular",
     "games",
     "tournaments",
     "ratings",
@@ -170,15 +171,50 @@ STORAGES = {
 
 # --- REST framework -------------------------------------------------------------------------------------
 
+# API bodies are small JSON objects; anything bigger is refused with 413 before it is parsed.
+API_MAX_BODY_BYTES = env_int("TUTE_API_MAX_BODY_BYTES", 16 * 1024)
+
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "games.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["tute_site.api.LimitedJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "tute_site.api.Pagination",
+    "PAGE_SIZE": 20,
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tute_site.exceptions.exception_handler",
+    # Per token (authenticated user) and per client address; 429 with Retry-After past the limit.
+    "DEFAULT_THROTTLE_CLASSES": ["tute_site.api.PerUserThrottle", "tute_site.api.PerAddressThrottle"],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": os.environ.get("TUTE_THROTTLE_USER", "1200/min"),
+        "address": os.environ.get("TUTE_THROTTLE_ADDRESS", "3000/min"),
+    },
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Tute Arena API",
+    "DESCRIPTION": "Matches of Tute 2, Tute 4 and Pocha for people, apps and bots. Errors are always "
+    '{"code", "message", "detail"}.',
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# Throttle counters live in the cache: locmem for one process; CACHE_URL (redis://...) shares them
+# between web processes and nodes.
+CACHE_URL = os.environ.get("CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        if CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
 }
 
 # --- Celery ---------------------------------------------------------------------------------------------

@@ -1,0 +1,345 @@
+"""The games API under /api/v1/: one thin view per operation; services do the work."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.errors import MatchNotFinished, MatchNotFound
+from games.models import Match, Player, Seat
+from games.selectors import match_detail, match_records, match_view_for, matches_list
+from games.services import (
+    SeatSpec,
+    action_submit,
+    bot_create,
+    bot_token_rotate,
+    match_abort,
+    match_create,
+    match_resign,
+    player_for_user,
+    seat_join,
+    seat_leave,
+    token_create,
+)
+from tute_site.api import Pagination
+
+
+def caller(request: Request) -> Player | None:
+    user = request.user
+    if not user or not user.is_authenticated:
+        return None
+    return player_for_user(user=user)
+
+
+def signed_in(request: Request) -> Player:
+    player = caller(request)
+    assert player is not None  # IsAuthenticated ran first
+    return player
+
+
+def signed_in_user(request: Request) -> User:
+    user = request.user
+    assert isinstance(user, User)  # IsAuthenticated ran first
+    return user
+
+
+def found(match_id: int) -> Match:
+    match = match_detail(match_id=match_id)
+    if match is None:
+        raise MatchNotFound()
+    return match
+
+
+# -- output shapes --------------------------------------------------------------------------------------
+
+
+class PlayerOutput(serializers.Serializer):
+    handle = serializers.CharField()
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+
+
+class SeatOutput(serializers.Serializer):
+    index = serializers.IntegerField()
+    player = PlayerOutput(allow_null=True)
+    house_bot = serializers.CharField(source="bot_level", allow_blank=True)
+    is_bot = serializers.SerializerMethodField()
+
+    def get_is_bot(self, seat: Seat) -> bool:
+        return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
+
+
+class MatchOutput(serializers.Serializer):
+    id = serializers.IntegerField()
+    game = serializers.CharField()
+    players = serializers.IntegerField(source="num_players")
+    options = serializers.JSONField()
+    rules_version = serializers.CharField()
+    format = serializers.CharField()
+    games = serializers.IntegerField(source="format_target")
+    rated = serializers.BooleanField()
+    status = serializers.CharField()
+    ply = serializers.IntegerField()
+    seats = SeatOutput(many=True)
+    result = serializers.JSONField(allow_null=True)
+    finish_reason = serializers.CharField(allow_blank=True)
+    created_at = serializers.DateTimeField()
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+ViewOutput = inline_serializer(
+    name="SeatViewEnvelope",
+    fields={
+        "match": serializers.IntegerField(),
+        "status": serializers.CharField(),
+        "ply": serializers.IntegerField(),
+        "seat": serializers.IntegerField(allow_null=True),
+        "game_number": serializers.IntegerField(allow_null=True),
+        "to_act": serializers.IntegerField(allow_null=True),
+        "legal": serializers.ListField(child=serializers.CharField(), allow_null=True),
+        "view": serializers.JSONField(
+            allow_null=True, help_text="RULES.md section 9: what the seat may know."
+        ),
+    },
+)
+
+
+def match_out(match: Match) -> dict[str, Any]:
+    return MatchOutput(found(match.pk)).data
+
+
+# -- matches --------------------------------------------------------------------------------------------
+
+
+class MatchListCreateApi(APIView):
+    class FilterSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
+        game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
+        player = serializers.SlugField(required=False, help_text="A player's handle.")
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "MatchCreateInput"
+
+        class SeatInput(serializers.Serializer):
+            player = serializers.SlugField(required=False, allow_null=True, max_length=32)
+            bot = serializers.CharField(required=False, allow_null=True, max_length=16)
+
+        game = serializers.ChoiceField(choices=Match.GameName.choices)
+        players = serializers.IntegerField(required=False, min_value=2, max_value=6)
+        options = serializers.DictField(required=False, help_text="Rules flags of RULES.md.")
+        format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
+        games = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
+        seats = SeatInput(many=True, required=False, help_text="Per seat: a player, a house bot, or {}.")
+        rated = serializers.BooleanField(default=True)
+
+    @extend_schema(parameters=[FilterSerializer], responses=MatchOutput(many=True))
+    def get(self, request: Request) -> Response:
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        paginator = Pagination()
+        qs: QuerySet[Match] = matches_list(**filters.validated_data)
+        page = paginator.paginate_queryset(qs, request, view=self)
+        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+
+    @extend_schema(request=InputSerializer, responses={201: MatchOutput})
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        seats = None
+        if "seats" in v:
+            seats = [SeatSpec(player=s.get("player"), bot=s.get("bot")) for s in v["seats"]]
+        match = match_create(
+            created_by=signed_in(request),
+            game=v["game"],
+            players=v.get("players"),
+            options=v.get("options"),
+            format=v["format"],
+            format_target=v["games"],
+            seats=seats,
+            rated=v["rated"],
+        )
+        return Response(match_out(match), status=status.HTTP_201_CREATED)
+
+
+class MatchDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=MatchOutput)
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(MatchOutput(found(match_id)).data)
+
+
+class MatchJoinApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "MatchJoinInput"
+
+        seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
+
+    @extend_schema(request=InputSerializer, responses=MatchOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = seat_join(match_id=match_id, player=signed_in(request), seat=data.validated_data.get("seat"))
+        return Response(match_out(match))
+
+
+class MatchLeaveApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=MatchOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        return Response(match_out(seat_leave(match_id=match_id, player=signed_in(request))))
+
+
+class MatchResignApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=MatchOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        return Response(match_out(match_resign(match_id=match_id, player=signed_in(request))))
+
+
+class MatchAbortApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=MatchOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        return Response(match_out(match_abort(match_id=match_id, by=signed_in(request))))
+
+
+class MatchViewApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=ViewOutput)
+    def get(self, request: Request, match_id: int) -> Response:
+        return Response(match_view_for(match=found(match_id), player=caller(request)))
+
+
+class ActionSubmitApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ActionInput"
+
+        action = serializers.RegexField(r"^[a-z]+(:[0-9A-Za-z]+)?$", max_length=16)
+        ply = serializers.IntegerField(min_value=0)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses=ViewOutput,
+        parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        key = request.headers.get("Idempotency-Key") or None
+        if key is not None and len(key) > 64:
+            raise serializers.ValidationError({"Idempotency-Key": ["At most 64 characters."]})
+        player = signed_in(request)
+        applied = action_submit(
+            match_id=match_id,
+            player=player,
+            code=data.validated_data["action"],
+            ply=data.validated_data["ply"],
+            idempotency_key=key,
+        )
+        return Response(match_view_for(match=found(match_id), player=player, ply=applied.ply + 1))
+
+
+class MatchRecordApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        responses=inline_serializer(
+            name="MatchRecords",
+            fields={"match": serializers.IntegerField(), "games": serializers.JSONField()},
+        )
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        match = found(match_id)
+        if match.status != Match.Status.FINISHED:
+            raise MatchNotFinished()
+        return Response({"match": match.pk, "games": match_records(match)})
+
+
+# -- bots and tokens ------------------------------------------------------------------------------------
+
+
+class BotOutput(serializers.Serializer):
+    handle = serializers.CharField()
+    display_name = serializers.CharField()
+    is_bot = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+
+
+class BotListCreateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BotCreateInput"
+
+        handle = serializers.SlugField(max_length=32)
+        display_name = serializers.CharField(max_length=64, required=False, default="")
+
+    @extend_schema(responses=BotOutput(many=True))
+    def get(self, request: Request) -> Response:
+        bots = Player.objects.filter(is_bot=True, owner=signed_in_user(request)).order_by("handle")
+        paginator = Pagination()
+        page = paginator.paginate_queryset(bots, request, view=self)
+        return paginator.get_paginated_response(BotOutput(page, many=True).data)
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            201: inline_serializer("BotCreated", {"bot": BotOutput(), "token": serializers.CharField()})
+        },
+    )
+    def post(self, request: Request) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot, token = bot_create(owner=signed_in_user(request), **data.validated_data)
+        return Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class BotTokenRotateApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=inline_serializer("TokenOut", {"token": serializers.CharField()}))
+    def post(self, request: Request, handle: str) -> Response:
+        return Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)})
+
+
+class MeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=PlayerOutput)
+    def get(self, request: Request) -> Response:
+        return Response(PlayerOutput(signed_in(request)).data)
+
+
+class MyTokenCreateApi(APIView):
+    """A personal API token for an app acting for the signed-in person (shown once)."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}
+    )
+    def post(self, request: Request) -> Response:
+        return Response({"token": token_create(user=signed_in_user(request))}, status=status.HTTP_201_CREATED)

@@ -1,0 +1,701 @@
+"""The rule bot: a sensible player of Tute 2, Tute 4 and Pocha, from its seat's view alone.
+
+It reads the view once into ``Knowledge``: where every card can still be (its own hand, the cards
+known to be in another hand, the unseen rest), and which cards a seat cannot hold, deduced from the
+duties it obeyed in earlier tricks. From that it estimates, for each legal card, the chance that its
+side takes the trick (a one-trick look-ahead in which every seat still to play beats the card when it
+can, as the duties make it), and picks:
+
+- Tute: the card with the best expected point swing ``(2p - 1) * trick points``, plus the cante that
+  winning lets it sing, minus what the card is worth kept (trumps, aces still unbeaten, the 12 and 11
+  of a pair it can sing). So it wins valuable tricks with its cheapest winning card, plays its
+  cheapest card when it cannot win, keeps trumps for tricks that count, leaves a partner's sure
+  winner alone and loads points onto it. It always swaps and always sings, the 40 first.
+- Pocha: it bids the tricks its hand is expected to take, then plays to make the bid exactly,
+  winning while short of it and ducking (shedding its strongest cards) once it has enough.
+
+The bot is deterministic: the ``rng`` it is handed is not needed, ties go by a fixed card order.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from games.engine import SeatView
+from games.engine.cards import (
+    CODE_OF,
+    EIGHTS_NINES_MASK,
+    INDEX_OF_CODE,
+    PAIR_MASK,
+    POINTS,
+    RANK_OF,
+    STRENGTH,
+    STRONGER,
+    SUIT_MASK,
+    SUIT_OF,
+    SUITS,
+    card_index,
+    cards_of,
+    deck_cards,
+    mask_of,
+)
+
+TWO_OF_OROS: Final = card_index(2, 0)
+#: Share of a cante's points a trick is worth when winning it lets the bot sing.
+CANTE_WEIGHT = 0.6
+#: Share of a pair's cante points that keeping both cards is worth.
+PAIR_KEEP = 0.8
+#: Chance, roughly, that a partner still to play takes back a trick the opponents are winning.
+PARTNER_RESCUE = 0.6
+LEAD_RESCUE = 0.6
+WIN_BONUS = 0.0
+OVERTAKE = 8.0
+DRAW_PAIR = 0.1
+#: Pocha bids: the share of a side card's trick chance counted when the bot does not lead trick 1,
+#: by hand size (with one or two cards a side card rarely sees its suit led).
+SIDE_CARD_SHARE: Final = {1: 0.3, 2: 0.7}
+KEEP_TRUMP_BASE = 4.0
+KEEP_TRUMP_SLOPE = 1.5
+KEEP_TRUMP_BOSS = 4.0
+KEEP_SIDE_SLOPE = 0.5
+KEEP_SIDE_BOSS = 5.0
+KEEP_SCALE = 1.0
+KEEP_HORIZON = 3.0
+#: Tute 2 once the stock is drawn: solve the rest exactly when a hand holds this many cards or fewer.
+ENDGAME_CARDS = 8
+TUTE4_ENDGAME_CARDS = 3
+TUTE4_ENDGAME_DEALS = 12
+SAMPLE_TRIES = 6
+WIN_WEIGHT = 50
+GUARD = 1
+TRUMP_LEAD = 0.0
+
+
+def choose(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> str:
+    """The rule bot's action for the seat of ``view``; always one of ``legal``."""
+    if not legal:
+        raise ValueError(f"seat {view.seat} has no legal action to choose from")
+    if len(legal) == 1:
+        return legal[0]
+    if view.phase == "bid":
+        return _bid(read_view(view), legal)
+    special = _window_action(view, legal)
+    if special is not None:
+        return special
+    cards = [INDEX_OF_CODE[code[5:]] for code in legal if code.startswith("play:")]
+    if not cards:  # not reached with the engine's actions: the window always comes with the lead
+        return sorted(legal)[0]
+    knowledge = read_view(view)
+    card = _pocha_card(knowledge, cards) if view.game == "pocha" else _tute_card(knowledge, cards, rng)
+    return f"play:{CODE_OF[card]}"
+
+
+# -- what the seat knows ----------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Knowledge:
+    """What one seat can tell about where the cards are, read from its view."""
+
+    view: SeatView
+    seat: int
+    n: int
+    trump: int
+    partners: bool
+    hand: int  # own cards (mask)
+    cards: list[int]  # own cards
+    played: int  # every card played this hand, the trick on the table included
+    unseen: int  # cards whose place the seat does not know: other hands, the stock, undealt cards
+    out: int  # cards another hand holds or may still get: unseen, known in other hands, the face-up card
+    known: list[int]  # per seat: cards known to be in that hand (own seat: 0)
+    excluded: list[int]  # per seat: unseen cards that seat cannot hold, by the duties it obeyed
+    share: list[float]  # per seat: the chance that a given unseen card it may hold is in its hand
+    sung: int  # suits sung this hand (bit per suit)
+
+    def side(self, seat: int) -> int:
+        return seat % 2 if self.partners else seat
+
+    def p_any(self, seat: int, mask: int) -> float:
+        """The chance that ``seat`` holds at least one card of ``mask``."""
+        if mask & self.known[seat]:
+            return 1.0
+        m = (mask & self.unseen & ~self.excluded[seat]).bit_count()
+        if not m:
+            return 0.0
+        q = self.share[seat]
+        return 1.0 if q >= 1.0 else 1.0 - (1.0 - q) ** m
+
+    def p_beats(self, seat: int, win: int, lead: int) -> float:
+        """The chance that ``seat``, still to play, beats the winning card ``win`` of a trick led in ``lead``."""
+        trump = self.trump
+        stronger = STRONGER[win]
+        if SUIT_OF[win] == lead:
+            above = self.p_any(seat, stronger)
+            if lead == trump:
+                return above
+            void = 1.0 - self.p_any(seat, SUIT_MASK[lead] & ~stronger)
+            return above + (1.0 - above) * void * self.p_any(seat, SUIT_MASK[trump])
+        # a trump is winning a trick of another suit: only a void seat with a higher trump beats it
+        return (1.0 - self.p_any(seat, SUIT_MASK[lead])) * self.p_any(seat, stronger)
+
+    def hold(self, win: int, lead: int, seats: Iterable[int], side: int) -> float:
+        """The chance that ``win`` still wins once every seat of ``seats`` outside ``side`` has played."""
+        p = 1.0
+        for seat in seats:
+            if self.side(seat) != side:
+                p *= 1.0 - self.p_beats(seat, win, lead)
+        return p
+
+    def boss(self, card: int) -> bool:
+        """No card of its suit that another hand holds or may get beats ``card``."""
+        return not STRONGER[card] & self.out
+
+    def guard(self, card: int) -> int:
+        """The weakest card of its suit still out that beats ``card`` (``card`` itself if none): an
+        opponent who takes ``card`` in its suit plays this card or a stronger one."""
+        above = STRONGER[card] & self.out
+        if not above:
+            return card
+        return min(cards_of(above), key=STRENGTH.__getitem__) if GUARD else card
+
+    def later_seats(self) -> list[int]:
+        """The seats still to play to the trick on the table after this one."""
+        return [(self.seat + i) % self.n for i in range(1, self.n - len(self.view.trick))]
+
+
+def read_view(view: SeatView) -> Knowledge:
+    """Card counting from the view: played cards, known cards and the voids the duties reveal."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a bot plays a seat: a spectator's view has no hand")
+    n = view.players
+    trump = SUITS.index(view.trump)
+    hand = _mask(view.hand)
+    played = 0
+    for done in view.tricks:
+        played |= _mask(code for _, code in done.cards)
+    played |= _mask(code for _, code in view.trick)
+    known = [_mask(codes) & ~played for codes in view.known]
+    known[seat] = 0
+    if view.game == "tute4":
+        # Tute 4's first trick is led by the holder of the 2 of oros (first_lead's default): until it
+        # is played, it is in that hand.
+        first_leader = view.tricks[0].leader if view.tricks else view.leader
+        if first_leader != seat and not (hand | played) & 1 << TWO_OF_OROS:
+            known[first_leader] |= 1 << TWO_OF_OROS
+    known_elsewhere = 0
+    for cards in known:
+        known_elsewhere |= cards
+    faceup = _mask(() if view.faceup is None else (view.faceup,))
+    trump_card = INDEX_OF_CODE[view.trump_card]
+    visible = hand | played | known_elsewhere | faceup
+    if view.game == "pocha":
+        if view.trump_card_holder is None:  # the turned-up card belongs to nobody
+            visible |= 1 << trump_card
+        deck48 = bool((visible | 1 << trump_card) & EIGHTS_NINES_MASK)
+    else:
+        deck48 = sum(view.hand_sizes) + view.stock_size + faceup.bit_count() + played.bit_count() > 40
+    deck = mask_of(deck_cards(deck48=deck48, without_twos=view.game == "pocha" and n in (3, 6)))
+    unseen = deck & ~visible
+    partners = view.game == "tute4"
+    excluded = [0] * n
+    if view.game != "tute2":  # Tute 2's stock refills voids, and its duties may be off while it lasts
+        for done in view.tricks:
+            _deduce(done.cards, trump, partners, excluded)
+        _deduce(view.trick, trump, partners, excluded)
+    share = [0.0] * n
+    for other in range(n):
+        if other == seat:
+            continue
+        slots = view.hand_sizes[other] - known[other].bit_count()
+        pool = (unseen & ~excluded[other]).bit_count()
+        share[other] = min(1.0, slots / pool) if pool and slots > 0 else 0.0
+    sung = 0
+    for _, suit, _points in view.cantes:
+        if suit in SUITS:
+            sung |= 1 << SUITS.index(suit)
+    return Knowledge(
+        view=view,
+        seat=seat,
+        n=n,
+        trump=trump,
+        partners=partners,
+        hand=hand,
+        cards=cards_of(hand),
+        played=played,
+        unseen=unseen,
+        out=unseen | known_elsewhere | faceup,
+        known=known,
+        excluded=excluded,
+        share=share,
+        sung=sung,
+    )
+
+
+def _deduce(trick: Sequence[tuple[int, str]], trump: int, partners: bool, excluded: list[int]) -> None:
+    """What each play of ``trick`` tells about the hand it came from (RULES.md section 2)."""
+    if not trick:
+        return
+    win_seat, code = trick[0]
+    win = INDEX_OF_CODE[code]
+    lead = SUIT_OF[win]
+    for seat, code in trick[1:]:
+        card = INDEX_OF_CODE[code]
+        # With partner_exception a seat may play anything while its partner wins: learn nothing then.
+        if not (partners and win_seat == (seat + 2) % 4):
+            win_suit = SUIT_OF[win]
+            if SUIT_OF[card] != lead:
+                excluded[seat] |= SUIT_MASK[lead]
+                if win_suit != trump and SUIT_OF[card] != trump:
+                    excluded[seat] |= SUIT_MASK[trump]
+                elif win_suit == trump and not (SUIT_OF[card] == trump and STRENGTH[card] > STRENGTH[win]):
+                    excluded[seat] |= STRONGER[win]
+            elif win_suit == lead and STRENGTH[card] < STRENGTH[win]:
+                excluded[seat] |= STRONGER[win]
+        if _beats(card, win, trump):
+            win_seat, win = seat, card
+
+
+def _beats(card: int, win: int, trump: int) -> bool:
+    if SUIT_OF[card] == SUIT_OF[win]:
+        return STRENGTH[card] > STRENGTH[win]
+    return SUIT_OF[card] == trump
+
+
+def _winner(trick: Sequence[tuple[int, str]], trump: int) -> tuple[int, int]:
+    """The seat and card winning the trick so far."""
+    win_seat, code = trick[0]
+    win = INDEX_OF_CODE[code]
+    for seat, code in trick[1:]:
+        card = INDEX_OF_CODE[code]
+        if _beats(card, win, trump):
+            win_seat, win = seat, card
+    return win_seat, win
+
+
+def _mask(codes: Iterable[str]) -> int:
+    m = 0
+    for code in codes:
+        m |= 1 << INDEX_OF_CODE[code]
+    return m
+
+
+# -- swaps and cantes -------------------------------------------------------------------------------
+
+
+def _window_action(view: SeatView, legal: tuple[str, ...]) -> str | None:
+    """Tute before a lead: declare tute, then swap, then sing the best pair (the 40 first)."""
+    if "sing:tute" in legal:
+        return "sing:tute"
+    swaps = [code for code in legal if code.startswith("exchange:")]
+    if swaps:  # the swap always brings a better trump: a 7 or a 2 for a stronger card
+        return min(swaps)
+    sings = [code for code in legal if code.startswith("sing:")]
+    if sings:
+        return max(sings, key=lambda code: (code == f"sing:{view.trump}", code))
+    if view.phase == "partner_sing" and "pass" in legal:
+        return "pass"
+    return None
+
+
+def _cante_gain(k: Knowledge, played: int) -> float:
+    """Points the bot could sing after winning a trick with ``played``: its best unsung pair left."""
+    if len(k.cards) <= 1:
+        return 0.0
+    rest = k.hand & ~(1 << played)
+    best = 0.0
+    for suit in range(4):
+        if not (k.sung >> suit) & 1 and rest & PAIR_MASK[suit] == PAIR_MASK[suit]:
+            best = max(best, 40.0 if suit == k.trump else 20.0)
+    return best
+
+
+# -- Tute -------------------------------------------------------------------------------------------
+
+
+def _keep(k: Knowledge, card: int) -> float:
+    """What holding ``card`` for later tricks is worth, in points, roughly."""
+    left = len(k.cards)
+    if left <= 1:
+        return 0.0
+    suit = SUIT_OF[card]
+    boss = k.boss(card)
+    if suit == k.trump:
+        value = KEEP_TRUMP_BASE + KEEP_TRUMP_SLOPE * STRENGTH[card] + (KEEP_TRUMP_BOSS if boss else 0.0)
+    else:
+        value = KEEP_SIDE_SLOPE * STRENGTH[card] + (KEEP_SIDE_BOSS if boss else 0.0)
+    if RANK_OF[card] in (11, 12) and not (k.sung >> suit) & 1:
+        worth = 40.0 if suit == k.trump else 20.0
+        mate = PAIR_MASK[suit] & ~(1 << card)
+        if k.hand & mate:
+            value += PAIR_KEEP * worth
+        elif k.view.faceup is not None and mate & k.out:  # Tute 2: the mate may still be drawn
+            value += DRAW_PAIR * worth
+    return KEEP_SCALE * value * min(1.0, (left - 1) / KEEP_HORIZON)
+
+
+def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
+    view = k.view
+    if view.game == "tute2" and view.faceup is None and len(k.cards) <= ENDGAME_CARDS:
+        return _tute2_endgame(k, cards)
+    if view.game == "tute4" and len(k.cards) <= TUTE4_ENDGAME_CARDS:
+        return _tute4_endgame(k, cards, rng)
+    trick = view.trick
+    later = k.later_seats()
+    side = k.side(k.seat)
+    unseen = cards_of(k.unseen)
+    average = sum(POINTS[c] for c in unseen) / len(unseen) if unseen else 0.0
+    pot = sum(POINTS[INDEX_OF_CODE[code]] for _, code in trick) + average * len(later)
+    if view.game == "tute4" and len(k.cards) == 1:
+        pot += 10  # the last trick's bonus (last_trick_bonus is on by default in Tute 4)
+    if view.faceup is not None:
+        pot += WIN_BONUS
+    if trick:
+        lead = SUIT_OF[INDEX_OF_CODE[trick[0][1]]]
+        win_seat, win = _winner(trick, k.trump)
+    partner = (k.seat + 2) % 4 if k.partners else -1
+    # A partner's trick that no one left can take: taking it over only spends a card, unless forced.
+    partner_sure = (
+        bool(trick)
+        and k.partners
+        and k.side(win_seat) == side
+        and k.hold(win, lead, later, side) >= 0.95
+        and not all(_beats(card, win, k.trump) for card in cards)
+    )
+    best = cards[0]
+    best_key: tuple[float, int, int] | None = None
+    for card in cards:
+        if not trick:
+            p = mine = k.hold(card, SUIT_OF[card], later, side)
+            if partner in later:
+                p += (1.0 - p) * LEAD_RESCUE * k.p_beats(partner, k.guard(card), SUIT_OF[card])
+        elif _beats(card, win, k.trump):
+            p = mine = k.hold(card, lead, later, side)
+            if partner in later:
+                p += (1.0 - p) * LEAD_RESCUE * k.p_beats(partner, k.guard(card), lead)
+        elif k.side(win_seat) == side:
+            p, mine = k.hold(win, lead, later, side), 0.0
+        elif partner in later:
+            p, mine = PARTNER_RESCUE * k.p_beats(partner, win, lead), 0.0
+        else:
+            p = mine = 0.0
+        score = (
+            (2.0 * p - 1.0) * (pot + POINTS[card])
+            + mine * CANTE_WEIGHT * _cante_gain(k, card)
+            - _keep(k, card)
+        )
+        if partner_sure and mine:
+            score -= OVERTAKE
+        if not trick and k.partners and SUIT_OF[card] == k.trump:
+            score += TRUMP_LEAD
+        key = (round(score, 6), -STRENGTH[card], -card)
+        if best_key is None or key > best_key:
+            best, best_key = card, key
+    return best
+
+
+# -- Tute 2 after the stock: both hands are known, so the rest is solved exactly -------------------
+
+
+def _tute2_endgame(k: Knowledge, cards: list[int]) -> int:
+    """Once the stock is drawn, the other hand is the unseen cards: pick the card of best final margin."""
+    me = k.hand
+    other = k.unseen | k.known[1 - k.seat]
+    trump = k.trump
+    memo: dict[tuple[int, int, int], int] = {}
+    trick = k.view.trick
+    best = cards[0]
+    best_key: tuple[int, int, int] | None = None
+    for card in cards:
+        if trick:  # the other seat led: this card closes the trick
+            lead = INDEX_OF_CODE[trick[0][1]]
+            margin = _close(me & ~(1 << card), other, lead, card, trump, k.sung, memo)
+        else:
+            margin = min(
+                -_close(other & ~(1 << reply), me & ~(1 << card), card, reply, trump, k.sung, memo)
+                for reply in cards_of(_reply_mask(other, card, trump))
+            )
+        key = (margin, -STRENGTH[card], -card)
+        if best_key is None or key > best_key:
+            best, best_key = card, key
+    return best
+
+
+def _solve(leader: int, follower: int, trump: int, sung: int, memo: dict[tuple[int, int, int], int]) -> int:
+    """The best margin in card and cante points the leading hand can force over the rest of the hand."""
+    if not leader:
+        return 0
+    key = (leader, follower, sung)
+    found = memo.get(key)
+    if found is not None:
+        return found
+    best = -1000
+    for lead in cards_of(leader):
+        rest = leader & ~(1 << lead)
+        worst = 1000
+        for reply in cards_of(_reply_mask(follower, lead, trump)):
+            margin = -_close(follower & ~(1 << reply), rest, lead, reply, trump, sung, memo)
+            if margin < worst:
+                worst = margin
+                if worst <= best:
+                    break
+        if worst > best:
+            best = worst
+    memo[key] = best
+    return best
+
+
+def _close(
+    follower: int,
+    leader: int,
+    lead: int,
+    reply: int,
+    trump: int,
+    sung: int,
+    memo: dict[tuple[int, int, int], int],
+) -> int:
+    """The follower's margin once it answers ``lead`` with ``reply`` (both hands already without them)."""
+    points = POINTS[lead] + POINTS[reply]
+    if _beats(reply, lead, trump):
+        gain, suit = _best_cante(follower, sung, trump)
+        return points + gain + _solve(follower, leader, trump, sung | suit, memo)
+    gain, suit = _best_cante(leader, sung, trump)
+    return -(points + gain + _solve(leader, follower, trump, sung | suit, memo))
+
+
+def _best_cante(hand: int, sung: int, trump: int) -> tuple[int, int]:
+    """The cante the winner of a trick sings with ``hand`` left, and the suit bit it uses."""
+    if not hand:
+        return 0, 0
+    if not (sung >> trump) & 1 and hand & PAIR_MASK[trump] == PAIR_MASK[trump]:
+        return 40, 1 << trump
+    for suit in range(4):
+        if not (sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]:
+            return 20, 1 << suit
+    return 0, 0
+
+
+def _reply_mask(hand: int, lead: int, trump: int) -> int:
+    """Two players: the cards of ``hand`` it may play on ``lead`` (RULES.md 2, default flags)."""
+    follow = hand & SUIT_MASK[SUIT_OF[lead]]
+    if follow:
+        return (follow & STRONGER[lead]) or follow
+    trumps = hand & SUIT_MASK[trump]
+    return trumps or hand
+
+
+# -- Tute 4's last tricks: deals sampled from what the seat knows, each solved exactly --------------
+
+
+def _tute4_endgame(k: Knowledge, cards: list[int], rng: random.Random) -> int:
+    """The card with the best margin over the rest of the hand, averaged over deals of the unseen cards."""
+    trick = tuple((seat, INDEX_OF_CODE[code]) for seat, code in k.view.trick)
+    side = k.side(k.seat)
+    lead = k.view.scores[side] - k.view.scores[1 - side]
+    totals = dict.fromkeys(cards, 0)
+    for _ in range(TUTE4_ENDGAME_DEALS):
+        hands = _sample_hands(k, rng)
+        memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]] = {}
+        for card in cards:
+            after = list(hands)
+            after[k.seat] &= ~(1 << card)
+            margin = _pair_margin(tuple(after), (*trick, (k.seat, card)), k.seat, k.trump, side, k.sung, memo)
+            final = lead + margin  # winning the game counts first, then the margin
+            totals[card] += margin + (WIN_WEIGHT if final > 0 else -WIN_WEIGHT if final < 0 else 0)
+    return max(cards, key=lambda c: (totals[c], -STRENGTH[c], -c))
+
+
+def _sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
+    """One deal of the unseen cards to the other seats, with their known cards and, when it can, their voids."""
+    hands = list(k.known)
+    hands[k.seat] = k.hand
+    slots = [k.view.hand_sizes[s] - k.known[s].bit_count() if s != k.seat else 0 for s in range(k.n)]
+    pool = cards_of(k.unseen)
+    for attempt in range(SAMPLE_TRIES + 1):
+        strict = attempt < SAMPLE_TRIES
+        rng.shuffle(pool)
+        dealt = list(hands)
+        left = list(slots)
+        for card in pool:
+            seats = [s for s in range(k.n) if left[s] and not (strict and (k.excluded[s] >> card) & 1)]
+            if not seats:
+                break
+            pick = rng.random() * sum(left[s] for s in seats)
+            for seat in seats:
+                pick -= left[seat]
+                if pick < 0:
+                    break
+            dealt[seat] |= 1 << card
+            left[seat] -= 1
+        else:
+            return dealt
+    raise AssertionError("unreachable: the last try ignores the voids")  # pragma: no cover
+
+
+def _pair_margin(
+    hands: tuple[int, ...],
+    trick: tuple[tuple[int, int], ...],
+    to_act: int,
+    trump: int,
+    side: int,
+    sung: int,
+    memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]],
+    alpha: int = -1000,
+    beta: int = 1000,
+) -> int:
+    """Points of ``side``'s pair minus the other pair's from here to the end, every seat playing its best
+    (alpha-beta; ``memo`` keeps bounds of positions between tricks)."""
+    n = len(hands)
+    if len(trick) == n:
+        win_seat, win = trick[0]
+        for seat, card in trick[1:]:
+            if _beats(card, win, trump):
+                win_seat, win = seat, card
+        points = sum(POINTS[card] for _, card in trick)
+        if not hands[win_seat]:
+            points += 10  # the last trick (last_trick_bonus, on by default in Tute 4)
+            return points if win_seat % 2 == side else -points
+        gain, suit = _best_cante(hands[win_seat], sung, trump)
+        points += gain
+        if win_seat % 2 != side:
+            points = -points
+        return points + _pair_margin(
+            hands, (), win_seat, trump, side, sung | suit, memo, alpha - points, beta - points
+        )
+    key = (hands, to_act, sung)
+    if not trick:
+        found = memo.get(key)
+        if found is not None:
+            value, bound = found
+            if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
+                return value
+        seat = to_act
+    else:
+        seat = (trick[-1][0] + 1) % n
+    low, high = alpha, beta
+    ours = seat % 2 == side
+    best = -1000 if ours else 1000
+    for card in _distinct(_duty_mask(hands[seat], trick, trump), hands, seat):
+        after = list(hands)
+        after[seat] &= ~(1 << card)
+        value = _pair_margin(tuple(after), (*trick, (seat, card)), seat, trump, side, sung, memo, low, high)
+        if ours:
+            if value > best:
+                best = value
+                low = max(low, value)
+        elif value < best:
+            best = value
+            high = min(high, value)
+        if low >= high:
+            break
+    if not trick:  # 0: exact; 1: a lower bound (the search was cut above beta); -1: an upper bound
+        memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
+    return best
+
+
+def _distinct(mask: int, hands: tuple[int, ...], seat: int) -> list[int]:
+    """The cards of ``mask`` that can make a difference: of two cards of a suit worth the same points
+    with no other hand's card between them, only the lower is tried."""
+    others = 0
+    for other, hand in enumerate(hands):
+        if other != seat:
+            others |= hand
+    out: list[int] = []
+    last = -1
+    for card in sorted(cards_of(mask), key=lambda c: (SUIT_OF[c], STRENGTH[c])):
+        if (
+            last >= 0
+            and SUIT_OF[card] == SUIT_OF[last]
+            and POINTS[card] == POINTS[last]
+            and not STRONGER[last] & ~STRONGER[card] & ~(1 << card) & others
+        ):
+            continue
+        out.append(card)
+        last = card
+    return out
+
+
+def _duty_mask(hand: int, trick: tuple[tuple[int, int], ...], trump: int) -> int:
+    """The cards of ``hand`` it may play to ``trick`` (RULES.md 2 with the default flags)."""
+    if not trick:
+        return hand
+    lead = SUIT_OF[trick[0][1]]
+    win = trick[0][1]
+    for _, card in trick[1:]:
+        if _beats(card, win, trump):
+            win = card
+    follow = hand & SUIT_MASK[lead]
+    if follow:
+        return (follow & STRONGER[win]) or follow if SUIT_OF[win] == lead else follow
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return hand
+    if SUIT_OF[win] != trump:
+        return trumps
+    return (trumps & STRONGER[win]) or hand
+
+
+# -- Pocha ------------------------------------------------------------------------------------------
+
+
+def _card_values(k: Knowledge) -> dict[int, float]:
+    """Per card of the hand: the chance it takes a trick when led, against every other seat."""
+    others = [(k.seat + i) % k.n for i in range(1, k.n)]
+    return {card: k.hold(card, SUIT_OF[card], others, k.seat) for card in k.cards}
+
+
+def _bid(k: Knowledge, legal: tuple[str, ...]) -> str:
+    """Bid the tricks the hand should take: high trumps, unbeaten side cards, ruffs when short."""
+    bids = sorted(int(code[4:]) for code in legal if code.startswith("bid:"))
+    if not bids:
+        return sorted(legal)[0]
+    size = len(k.cards)
+    leads_first = k.view.mano == k.seat
+    side_share = 1.0 if leads_first else SIDE_CARD_SHARE.get(size, 1.0)
+    trumps = k.hand & SUIT_MASK[k.trump]
+    short_suit = size >= 3 and any(
+        (k.hand & SUIT_MASK[suit]).bit_count() <= 1 for suit in range(4) if suit != k.trump
+    )
+    expected = 0.0
+    for card, value in _card_values(k).items():
+        if SUIT_OF[card] == k.trump:
+            if short_suit and value < 0.4 and trumps.bit_count() >= 2:
+                value = 0.4  # a low trump still takes a trick by ruffing a short side suit
+        else:
+            value *= side_share
+        expected += value
+    return f"bid:{min(bids, key=lambda b: (abs(b - expected), b))}"
+
+
+def _pocha_card(k: Knowledge, cards: list[int]) -> int:
+    view = k.view
+    bid = view.bids[k.seat] or 0
+    need = bid - view.tricks_won[k.seat]
+    values = _card_values(k)
+    trick = view.trick
+    if not trick:
+        if need > 0:
+            best = max(cards, key=lambda c: (values[c], STRENGTH[c], -c))
+            if values[best] >= 0.5 or need >= len(k.cards):
+                return best
+            return min(cards, key=lambda c: (values[c], STRENGTH[c], c))
+        # duck: lead the card least likely to win, the strongest such card first
+        return min(cards, key=lambda c: (round(values[c], 2), -STRENGTH[c], c))
+    later = k.later_seats()
+    lead = SUIT_OF[INDEX_OF_CODE[trick[0][1]]]
+    _, win = _winner(trick, k.trump)
+    total = sum(values.values())
+    best = cards[0]
+    best_key: tuple[float, float, int, int] | None = None
+    for card in cards:
+        p = k.hold(card, lead, later, k.seat) if _beats(card, win, k.trump) else 0.0
+        expected = p + total - values[card]  # tricks the hand should end with after this card
+        miss = abs(need - expected)
+        # on a tie: win while short of the bid, lose once it is made; then the cheaper card
+        key = (-round(miss, 6), p if need > 0 else -p, -STRENGTH[card] if need > 0 else STRENGTH[card], -card)
+        if best_key is None or key > best_key:
+            best, best_key = card, key
+    return best

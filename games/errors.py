@@ -1,0 +1,122 @@
+"""Domain errors of the games app; the API renders each as {"code", "message", "detail"}."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import status
+
+from tute_site.exceptions import ApplicationError
+
+
+class InvalidRules(ApplicationError):
+    code = "invalid_rules"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "The game's rules options are not valid."
+
+
+class InvalidSeats(ApplicationError):
+    code = "invalid_seats"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "The seats do not fit the game."
+
+
+class UnknownPlayer(ApplicationError):
+    code = "unknown_player"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "No player has that handle."
+
+
+class MatchNotFound(ApplicationError):
+    code = "match_not_found"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "No such match."
+
+
+class MatchNotOpen(ApplicationError):
+    code = "match_not_open"
+    http_status = status.HTTP_409_CONFLICT
+    message = "The match is no longer open for seating."
+
+
+class MatchNotInProgress(ApplicationError):
+    code = "match_not_in_progress"
+    http_status = status.HTTP_409_CONFLICT
+    message = "The match is not in progress."
+
+
+class SeatTaken(ApplicationError):
+    code = "seat_taken"
+    http_status = status.HTTP_409_CONFLICT
+    message = "That seat is taken."
+
+
+class AlreadySeated(ApplicationError):
+    code = "already_seated"
+    http_status = status.HTTP_409_CONFLICT
+    message = "You already have a seat in this match."
+
+
+class NotSeated(ApplicationError):
+    code = "not_seated"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "You have no seat in this match."
+
+
+class NotYourTurn(ApplicationError):
+    code = "not_your_turn"
+    http_status = status.HTTP_409_CONFLICT
+    message = "It is not your turn."
+
+
+class StalePly(ApplicationError):
+    code = "stale_ply"
+    http_status = status.HTTP_409_CONFLICT
+    message = "The match has moved on: send the current ply."
+
+    def __init__(self, *, current: int) -> None:
+        super().__init__(
+            f"The match is at ply {current}: the action was for another ply.", detail={"ply": current}
+        )
+
+
+class IllegalActionError(ApplicationError):
+    code = "illegal_action"
+    http_status = status.HTTP_422_UNPROCESSABLE_ENTITY
+    message = "That action is not legal now."
+
+    def __init__(self, reason: str, *, action: str, ply: int, legal: list[str] | None = None) -> None:
+        detail: dict[str, Any] = {"action": action, "reason": reason, "ply": ply}
+        if legal is not None:
+            detail["legal"] = legal
+        super().__init__(f"Illegal action {action}: {reason}", detail=detail)
+
+
+class IdempotencyKeyReused(ApplicationError):
+    code = "idempotency_key_reused"
+    http_status = status.HTTP_422_UNPROCESSABLE_ENTITY
+    message = "That idempotency key was used for a different action."
+
+
+class MatchNotFinished(ApplicationError):
+    code = "match_not_finished"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "Records are shown once the match is finished."
+
+
+class NotAllowed(ApplicationError):
+    code = "not_allowed"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "You may not do that."
+
+
+class NotABot(ApplicationError):
+    code = "not_a_bot"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "No bot of yours has that handle."
+
+
+class HandleTaken(ApplicationError):
+    code = "handle_taken"
+    http_status = status.HTTP_409_CONFLICT
+    message = "That handle is taken."

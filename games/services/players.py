@@ -1,0 +1,68 @@
+"""Players, bot accounts and API tokens."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from games.errors import HandleTaken, NotABot
+from games.models import ApiToken, Player
+from games.tokens import token_digest
+
+TOKEN_BYTES = 32
+
+
+@transaction.atomic
+def player_for_user(*, user: User) -> Player:
+    """The user's player, made on first use with a handle derived from the username."""
+    existing = Player.objects.filter(user=user).first()
+    if existing is not None:
+        return existing
+    base = slugify(user.get_username())[:24] or "player"
+    handle = base
+    suffix = 1
+    while Player.objects.filter(handle=handle).exists():
+        suffix += 1
+        handle = f"{base}-{suffix}"
+    return Player.objects.create(user=user, handle=handle, display_name=user.get_username())
+
+
+@transaction.atomic
+def token_create(*, user: User) -> str:
+    """A new API token for ``user``; only its digest is kept, so this is the one time it is seen."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token[:8])
+    return token
+
+
+@transaction.atomic
+def bot_create(*, owner: User, handle: str, display_name: str = "") -> tuple[Player, str]:
+    """A bot account owned by ``owner`` and its first token (returned once)."""
+    if Player.objects.filter(handle=handle).exists():
+        raise HandleTaken(f"The handle {handle!r} is taken.")
+    user_model = get_user_model()
+    try:
+        with transaction.atomic():
+            user = user_model.objects.create_user(username=f"bot-{handle}")
+    except IntegrityError:
+        raise HandleTaken(f"The handle {handle!r} is taken.") from None
+    user.set_unusable_password()
+    user.save(update_fields=["password"])
+    bot = Player.objects.create(
+        user=user, handle=handle, display_name=display_name or handle, is_bot=True, owner=owner
+    )
+    return bot, token_create(user=user)
+
+
+@transaction.atomic
+def bot_token_rotate(*, owner: User, handle: str) -> str:
+    """Revoke every token of the owner's bot ``handle`` and return a new one (shown once)."""
+    bot = Player.objects.filter(handle=handle, is_bot=True, owner=owner).select_for_update().first()
+    if bot is None:
+        raise NotABot()
+    ApiToken.objects.filter(user=bot.user).delete()
+    return token_create(user=bot.user)

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from games import apis
+
+urlpatterns = [
+    path("matches/", apis.MatchListCreateApi.as_view(), name="match-list"),
+    path("matches/<int:match_id>/", apis.MatchDetailApi.as_view(), name="match-detail"),
+    path("matches/<int:match_id>/join/", apis.MatchJoinApi.as_view(), name="match-join"),
+    path("matches/<int:match_id>/leave/", apis.MatchLeaveApi.as_view(), name="match-leave"),
+    path("matches/<int:match_id>/resign/", apis.MatchResignApi.as_view(), name="match-resign"),
+    path("matches/<int:match_id>/abort/", apis.MatchAbortApi.as_view(), name="match-abort"),
+    path("matches/<int:match_id>/view/", apis.MatchViewApi.as_view(), name="match-view"),
+    path("matches/<int:match_id>/actions/", apis.ActionSubmitApi.as_view(), name="match-actions"),
+    path("matches/<int:match_id>/record/", apis.MatchRecordApi.as_view(), name="match-record"),
+    path("bots/", apis.BotListCreateApi.as_view(), name="bot-list"),
+    path("bots/<slug:handle>/token/", apis.BotTokenRotateApi.as_view(), name="bot-token-rotate"),
+    path("me/", apis.MeApi.as_view(), name="me"),
+    path("me/tokens/", apis.MyTokenCreateApi.as_view(), name="my-token-create"),
+]

@@ -1,0 +1,64 @@
+"""API plumbing shared by every app: body limit, pagination, throttles."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+from django.conf import settings
+from rest_framework import exceptions, status
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.parsers import JSONParser
+from rest_framework.throttling import SimpleRateThrottle
+
+if TYPE_CHECKING:  # rest_framework.views imports the settings that name this module: no cycle at runtime
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+
+class RequestTooLarge(exceptions.APIException):
+    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    default_code = "request_too_large"
+    default_detail = "The request body is too large."
+
+
+class LimitedJSONParser(JSONParser):
+    """JSON bodies up to API_MAX_BODY_BYTES; DRF reads the raw stream, past Django's own limit."""
+
+    def parse(self, stream: Any, media_type: str | None = None, parser_context: Any = None) -> Any:
+        limit = settings.API_MAX_BODY_BYTES
+        request = (parser_context or {}).get("request")
+        declared = request.META.get("CONTENT_LENGTH") if request is not None else None
+        if declared and declared.isdigit() and int(declared) > limit:
+            raise RequestTooLarge(f"The request body is larger than {limit} bytes.")
+        body = stream.read(limit + 1) if stream is not None else b""
+        if len(body) > limit:
+            raise RequestTooLarge(f"The request body is larger than {limit} bytes.")
+        if not body:
+            return {}
+        return super().parse(io.BytesIO(body), media_type, parser_context)
+
+
+class Pagination(PageNumberPagination):
+    page_size_query_param = "page_size"
+    max_page_size = 100
+
+
+class PerUserThrottle(SimpleRateThrottle):
+    """Requests per authenticated user, which for bots and apps means per token's account."""
+
+    scope = "user"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        if not request.user or not request.user.is_authenticated:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": request.user.pk}
+
+
+class PerAddressThrottle(SimpleRateThrottle):
+    """Requests per client address, signed in or not."""
+
+    scope = "address"
+
+    def get_cache_key(self, request: Request, view: APIView) -> str | None:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
