@@ -205,16 +205,14 @@ def action_submit(
     *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
 ) -> Applied:
     """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer."""
+    match = _lock_match(match_id)
     if idempotency_key:
-        earlier = Action.objects.filter(
-            match_id=match_id, player=player, idempotency_key=idempotency_key
-        ).first()
+        # Checked under the lock, so a retry racing its own first attempt still finds it.
+        earlier = Action.objects.filter(match=match, player=player, idempotency_key=idempotency_key).first()
         if earlier is not None:
             if earlier.code != code or earlier.ply != ply:
                 raise IdempotencyKeyReused()
-            match = Match.objects.get(pk=match_id)
             return Applied(match=match, ply=earlier.ply)
-    match = _lock_match(match_id)
     seat = match.seats.filter(player=player).first()
     if seat is None:
         raise NotSeated()
