@@ -6,6 +6,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
+from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -15,12 +16,16 @@ from rest_framework.views import APIView
 
 from games.errors import MatchNotFinished, MatchNotFound
 from games.models import Match, Player, Seat
-from games.selectors import match_detail, match_records, match_view_for, matches_list
+from games.selectors import match_detail, match_records, match_view_for, matches_list, my_turns
 from games.services import (
+    Clock,
     SeatSpec,
     action_submit,
     bot_create,
+    bot_settings_update,
     bot_token_rotate,
+    challenge_accept,
+    challenge_decline,
     match_abort,
     match_create,
     match_resign,
@@ -29,6 +34,7 @@ from games.services import (
     seat_leave,
     token_create,
 )
+from games.streams import event_lines
 from tute_site.api import Pagination
 
 
@@ -72,6 +78,9 @@ class SeatOutput(serializers.Serializer):
     player = PlayerOutput(allow_null=True)
     house_bot = serializers.CharField(source="bot_level", allow_blank=True)
     is_bot = serializers.SerializerMethodField()
+    accepted = serializers.BooleanField(help_text="False while a challenged player has not accepted.")
+    decline_reason = serializers.CharField(allow_blank=True)
+    timeouts = serializers.IntegerField()
 
     def get_is_bot(self, seat: Seat) -> bool:
         return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
@@ -91,6 +100,11 @@ class MatchOutput(serializers.Serializer):
     seats = SeatOutput(many=True)
     result = serializers.JSONField(allow_null=True)
     finish_reason = serializers.CharField(allow_blank=True)
+    turn_seat = serializers.IntegerField(allow_null=True)
+    turn_deadline = serializers.DateTimeField(allow_null=True)
+    human_move_seconds = serializers.IntegerField()
+    bot_move_seconds = serializers.IntegerField()
+    max_timeouts = serializers.IntegerField()
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -141,6 +155,9 @@ class MatchListCreateApi(APIView):
         games = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
         seats = SeatInput(many=True, required=False, help_text="Per seat: a player, a house bot, or {}.")
         rated = serializers.BooleanField(default=True)
+        human_move_seconds = serializers.IntegerField(required=False, default=120, min_value=1)
+        bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
+        max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchOutput(many=True))
     def get(self, request: Request) -> Response:
@@ -168,6 +185,11 @@ class MatchListCreateApi(APIView):
             format_target=v["games"],
             seats=seats,
             rated=v["rated"],
+            clock=Clock(
+                human_move_seconds=v["human_move_seconds"],
+                bot_move_seconds=v["bot_move_seconds"],
+                max_timeouts=v["max_timeouts"],
+            ),
         )
         return Response(match_out(match), status=status.HTTP_201_CREATED)
 
@@ -219,6 +241,31 @@ class MatchAbortApi(APIView):
     @extend_schema(request=None, responses=MatchOutput)
     def post(self, request: Request, match_id: int) -> Response:
         return Response(match_out(match_abort(match_id=match_id, by=signed_in(request))))
+
+
+class ChallengeAcceptApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=MatchOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        return Response(match_out(challenge_accept(match_id=match_id, player=signed_in(request))))
+
+
+class ChallengeDeclineApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ChallengeDeclineInput"
+
+        reason = serializers.CharField(max_length=200, required=False, default="")
+
+    @extend_schema(request=InputSerializer, responses=MatchOutput)
+    def post(self, request: Request, match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = challenge_decline(match_id=match_id, player=signed_in(request), **data.validated_data)
+        return Response(match_out(match))
 
 
 class MatchViewApi(APIView):
@@ -284,6 +331,7 @@ class BotOutput(serializers.Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
+    auto_accept = serializers.BooleanField()
     created_at = serializers.DateTimeField()
 
 
@@ -315,6 +363,73 @@ class BotListCreateApi(APIView):
         data.is_valid(raise_exception=True)
         bot, token = bot_create(owner=signed_in_user(request), **data.validated_data)
         return Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class BotSettingsApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "BotSettingsInput"
+
+        auto_accept = serializers.BooleanField(required=False)
+
+    @extend_schema(request=InputSerializer, responses=BotOutput)
+    def patch(self, request: Request, handle: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        bot = bot_settings_update(owner=signed_in_user(request), handle=handle, **data.validated_data)
+        return Response(BotOutput(bot).data)
+
+
+class MyTurnsApi(APIView):
+    """Polling for clients that cannot stream: the matches where it is the caller's turn now."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses=inline_serializer(
+            "Turn", {"match": serializers.IntegerField(), "ply": serializers.IntegerField()}, many=True
+        )
+    )
+    def get(self, request: Request) -> Response:
+        player = signed_in(request)
+        paginator = Pagination()
+        page = paginator.paginate_queryset(my_turns(player=player), request, view=self) or []
+        turns = [
+            {
+                "match": m.pk,
+                "ply": m.ply,
+                "seat": m.turn_seat,
+                "game": m.game,
+                "deadline": m.turn_deadline,
+            }
+            for m in page
+        ]
+        return paginator.get_paginated_response(turns)
+
+
+class EventStreamApi(APIView):
+    """NDJSON events for a bot: challenge, match_started, your_turn, match_finished, keepalive."""
+
+    permission_classes = [IsAuthenticated]
+    throttle_classes: list[type] = []  # one long request; the actions it leads to are throttled
+
+    class FilterSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "EventStreamParams"
+
+        max_seconds = serializers.FloatField(required=False, min_value=1, max_value=3600)
+
+    @extend_schema(parameters=[FilterSerializer], responses={(200, "application/x-ndjson"): str})
+    def get(self, request: Request) -> StreamingHttpResponse:
+        params = self.FilterSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        lines = event_lines(signed_in(request), max_seconds=params.validated_data.get("max_seconds", 3600))
+        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
+        return response
 
 
 class BotTokenRotateApi(APIView):

@@ -120,3 +120,9 @@ class HandleTaken(ApplicationError):
     code = "handle_taken"
     http_status = status.HTTP_409_CONFLICT
     message = "That handle is taken."
+
+
+class NotInvited(ApplicationError):
+    code = "not_invited"
+    http_status = status.HTTP_409_CONFLICT
+    message = "There is no pending challenge for you in this match."

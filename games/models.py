@@ -27,6 +27,9 @@ class Player(models.Model):
         related_name="bots",
         help_text="The person who runs this bot account (bots only).",
     )
+    auto_accept = models.BooleanField(
+        default=False, help_text="Accept every challenge at once (for bots that play anyone)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -92,6 +95,13 @@ class Match(models.Model):
     ply = models.PositiveIntegerField(default=0, help_text="Actions applied in the whole match so far.")
     result = models.JSONField(null=True, blank=True, help_text="Games won per side and the winning sides.")
     finish_reason = models.CharField(max_length=16, blank=True)
+    # Clocks: a seat to act past its deadline gets the rule bot's move, recorded as a timeout; after
+    # max_timeouts of them it forfeits. The sweeper (celery beat) finds overdue turns by turn_deadline.
+    human_move_seconds = models.PositiveIntegerField(default=120)
+    bot_move_seconds = models.PositiveIntegerField(default=15)
+    max_timeouts = models.PositiveSmallIntegerField(default=3)
+    turn_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat to act now.")
+    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -112,6 +122,11 @@ class Seat(models.Model):
     index = models.PositiveSmallIntegerField()
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="seats")
     bot_level = models.CharField(max_length=16, blank=True, help_text="A house bot plays this seat.")
+    accepted = models.BooleanField(
+        default=True, help_text="False while a challenged player has not yet accepted the seat."
+    )
+    decline_reason = models.CharField(max_length=200, blank=True)
+    timeouts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["match", "index"]
@@ -131,6 +146,10 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.player_id is None and not self.bot_level
+
+    @property
+    def is_ready(self) -> bool:
+        return bool(self.bot_level) or (self.player_id is not None and self.accepted)
 
 
 class Game(models.Model):
@@ -163,11 +182,17 @@ class Game(models.Model):
 class Action(models.Model):
     """One applied action: the log a match replays from. Exactly one row per (match, ply)."""
 
+    class Kind(models.TextChoices):
+        MOVE = "move", "Played by the seat"
+        HOUSE_BOT = "house_bot", "Played by a house bot"
+        TIMEOUT = "timeout", "Played for the seat when its time ran out"
+
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     ply = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()
     code = models.CharField(max_length=16)
+    kind = models.CharField(max_length=10, choices=Kind.choices, default=Kind.MOVE)
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     idempotency_key = models.CharField(max_length=64, null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -6,7 +6,7 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import Rules, State, export_record
 from games.models import Action, Game, Match, Player, Seat
@@ -132,3 +132,10 @@ def match_detail(*, match_id: int) -> Match | None:
         .filter(pk=match_id)
         .first()
     )
+
+
+def my_turns(*, player: Player) -> QuerySet[Match]:
+    """Matches in progress where it is ``player``'s turn now, oldest deadline first."""
+    return Match.objects.filter(
+        status=Match.Status.IN_PROGRESS, seats__player=player, seats__index=F("turn_seat")
+    ).order_by("turn_deadline", "pk")

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.db import OperationalError
 
-from games.services import bot_turn_play
+from games.services import bot_turn_play, overdue_turns, turn_timeout
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -20,3 +24,17 @@ from games.services import bot_turn_play
 def bot_play_turn(match_id: int, ply: int) -> None:
     """Play the house bot's move at ``ply``; a no-op when the match has moved on."""
     bot_turn_play(match_id=match_id, ply=ply)
+
+
+@shared_task(name="games.sweep_overdue_turns", acks_late=True, soft_time_limit=50, time_limit=60)
+def sweep_overdue_turns() -> int:
+    """Periodic (celery beat): time out overdue seats and re-queue lost house-bot turns."""
+    handled = 0
+    for match_id, ply in overdue_turns():
+        try:
+            turn_timeout(match_id=match_id, ply=ply)
+        except Exception:  # one broken match must not stop the sweep of the others
+            log.exception("sweeping match %s at ply %s failed", match_id, ply)
+        else:
+            handled += 1
+    return handled

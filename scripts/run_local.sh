@@ -36,7 +36,9 @@ trap 'stop; exit 130' INT TERM
 set -m # job control: each background process gets its own process group
 
 start web "$PY" manage.py runserver "$HOST:$PORT"
-# start worker "$(dirname "$PY")/celery" -A tute_site worker --loglevel=INFO --concurrency=1
+# House bots play in the worker, after the person's request has returned; beat runs the turn sweeper.
+# With the filesystem broker (the default) both need no server; -B embeds beat in the one worker.
+start worker "$(dirname "$PY")/celery" -A tute_site worker -B --loglevel=INFO --concurrency=2
 
 echo "run_local: http://$HOST:$PORT/ (admin: /admin/, user demo, password demo); Ctrl-C stops everything"
 wait -n || true # as soon as one process exits, stop the others

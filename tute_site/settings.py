@@ -243,6 +243,22 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Long countdowns are never left on the broker (Redis redelivers them after its visibility timeout):
+# turn clocks are deadlines in the database, and this sweeper finds the overdue ones.
+TUTE_SWEEP_SECONDS = float(os.environ.get("TUTE_SWEEP_SECONDS", "5"))
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-turns": {
+        "task": "games.sweep_overdue_turns",
+        "schedule": TUTE_SWEEP_SECONDS,
+        "options": {"expires": TUTE_SWEEP_SECONDS * 2},
+    },
+}
+CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "var" / "celerybeat-schedule")
+
+# Event streams wake up on Redis pub/sub when there is a Redis; otherwise they poll the database.
+TUTE_EVENTS_URL = os.environ.get("TUTE_EVENTS_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
+)
 
 # --- security (on when DEBUG is off; each overridable) --------------------------------------------------
 

@@ -491,21 +491,42 @@ def _reply_mask(hand: int, lead: int, trump: int) -> int:
 
 
 def _tute4_endgame(k: Knowledge, cards: list[int], rng: random.Random) -> int:
-    """The card with the best margin over the rest of the hand, averaged over deals of the unseen cards."""
-    trick = tuple((seat, INDEX_OF_CODE[code]) for seat, code in k.view.trick)
+    """The card that does best over the rest of the hand, every seat playing its best, averaged over deals
+    of the unseen cards: winning the game first, then the margin."""
+    trick = [(seat, INDEX_OF_CODE[code]) for seat, code in k.view.trick]
     side = k.side(k.seat)
-    lead = k.view.scores[side] - k.view.scores[1 - side]
+    ahead = k.view.scores[side] - k.view.scores[1 - side]
+    trump = k.trump
+    nxt = (k.seat + 1) % k.n
     totals = dict.fromkeys(cards, 0)
     for _ in range(TUTE4_ENDGAME_DEALS):
         hands = _sample_hands(k, rng)
+        hands[k.seat] = 0  # set per card below
         memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]] = {}
         for card in cards:
             after = list(hands)
-            after[k.seat] &= ~(1 << card)
-            margin = _pair_margin(tuple(after), (*trick, (k.seat, card)), k.seat, k.trump, side, k.sung, memo)
-            final = lead + margin  # winning the game counts first, then the margin
+            after[k.seat] = k.hand & ~(1 << card)
+            if trick:
+                lead = SUIT_OF[trick[0][1]]
+                win_seat, win = _winner_ids(trick, trump)
+                if _beats(card, win, trump):
+                    win_seat, win = k.seat, card
+                points = sum(POINTS[c] for _, c in trick) + POINTS[card]
+            else:
+                lead, win_seat, win, points = SUIT_OF[card], k.seat, card, POINTS[card]
+            game = _Endgame(trump, side, memo)
+            margin = game.follow(tuple(after), nxt, len(trick) + 1, lead, win_seat, win, points, k.sung, -1000, 1000)
+            final = ahead + margin
             totals[card] += margin + (WIN_WEIGHT if final > 0 else -WIN_WEIGHT if final < 0 else 0)
     return max(cards, key=lambda c: (totals[c], -STRENGTH[c], -c))
+
+
+def _winner_ids(trick: list[tuple[int, int]], trump: int) -> tuple[int, int]:
+    win_seat, win = trick[0]
+    for seat, card in trick[1:]:
+        if _beats(card, win, trump):
+            win_seat, win = seat, card
+    return win_seat, win
 
 
 def _sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
@@ -535,107 +556,127 @@ def _sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
     raise AssertionError("unreachable: the last try ignores the voids")  # pragma: no cover
 
 
-def _pair_margin(
-    hands: tuple[int, ...],
-    trick: tuple[tuple[int, int], ...],
-    to_act: int,
-    trump: int,
-    side: int,
-    sung: int,
-    memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]],
-    alpha: int = -1000,
-    beta: int = 1000,
-) -> int:
-    """Points of ``side``'s pair minus the other pair's from here to the end, every seat playing its best
-    (alpha-beta; ``memo`` keeps bounds of positions between tricks)."""
-    n = len(hands)
-    if len(trick) == n:
-        win_seat, win = trick[0]
-        for seat, card in trick[1:]:
-            if _beats(card, win, trump):
-                win_seat, win = seat, card
-        points = sum(POINTS[card] for _, card in trick)
-        if not hands[win_seat]:
-            points += 10  # the last trick (last_trick_bonus, on by default in Tute 4)
-            return points if win_seat % 2 == side else -points
-        gain, suit = _best_cante(hands[win_seat], sung, trump)
-        points += gain
-        if win_seat % 2 != side:
-            points = -points
-        return points + _pair_margin(
-            hands, (), win_seat, trump, side, sung | suit, memo, alpha - points, beta - points
-        )
-    key = (hands, to_act, sung)
-    if not trick:
-        found = memo.get(key)
+class _Endgame:
+    """Tute 4 solved exactly with every hand known: alpha-beta over the pair margin, from ``side``'s view,
+    with positions between tricks kept in ``memo`` (value, bound: 0 exact, 1 lower, -1 upper)."""
+
+    __slots__ = ("memo", "side", "trump")
+
+    def __init__(self, trump: int, side: int, memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]]) -> None:
+        self.trump = trump
+        self.side = side
+        self.memo = memo
+
+    def lead(self, hands: tuple[int, ...], seat: int, sung: int, alpha: int, beta: int) -> int:
+        key = (hands, seat, sung)
+        found = self.memo.get(key)
         if found is not None:
             value, bound = found
             if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
                 return value
-        seat = to_act
-    else:
-        seat = (trick[-1][0] + 1) % n
-    low, high = alpha, beta
-    ours = seat % 2 == side
-    best = -1000 if ours else 1000
-    for card in _distinct(_duty_mask(hands[seat], trick, trump), hands, seat):
-        after = list(hands)
-        after[seat] &= ~(1 << card)
-        value = _pair_margin(tuple(after), (*trick, (seat, card)), seat, trump, side, sung, memo, low, high)
-        if ours:
-            if value > best:
+        n = len(hands)
+        ours = seat % 2 == self.side
+        best = -1000 if ours else 1000
+        low, high = alpha, beta
+        hand = hands[seat]
+        for card in _distinct(hand, hands, seat):
+            after = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
+            value = self.follow(after, (seat + 1) % n, 1, SUIT_OF[card], seat, card, POINTS[card], sung, low, high)
+            if ours:
+                if value > best:
+                    best = value
+                    low = max(low, value)
+            elif value < best:
                 best = value
-                low = max(low, value)
-        elif value < best:
-            best = value
-            high = min(high, value)
-        if low >= high:
-            break
-    if not trick:  # 0: exact; 1: a lower bound (the search was cut above beta); -1: an upper bound
-        memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
-    return best
+                high = min(high, value)
+            if low >= high:
+                break
+        self.memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
+        return best
+
+    def follow(
+        self,
+        hands: tuple[int, ...],
+        seat: int,
+        played: int,
+        lead: int,
+        win_seat: int,
+        win: int,
+        points: int,
+        sung: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        n = len(hands)
+        trump = self.trump
+        if played == n:
+            if not hands[win_seat]:
+                points += 10  # the last trick (last_trick_bonus, on by default in Tute 4)
+                return points if win_seat % 2 == self.side else -points
+            gain, suit = _best_cante(hands[win_seat], sung, trump)
+            points += gain
+            if win_seat % 2 != self.side:
+                points = -points
+            return points + self.lead(hands, win_seat, sung | suit, alpha - points, beta - points)
+        hand = hands[seat]
+        follow = hand & SUIT_MASK[lead]
+        if follow:
+            legal = ((follow & STRONGER[win]) or follow) if SUIT_OF[win] == lead else follow
+        else:
+            trumps = hand & SUIT_MASK[trump]
+            if not trumps:
+                legal = hand
+            elif SUIT_OF[win] != trump:
+                legal = trumps
+            else:
+                legal = (trumps & STRONGER[win]) or hand
+        ours = seat % 2 == self.side
+        best = -1000 if ours else 1000
+        low, high = alpha, beta
+        for card in _distinct(legal, hands, seat):
+            after = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
+            if _beats(card, win, trump):
+                value = self.follow(after, (seat + 1) % n, played + 1, lead, seat, card, points + POINTS[card], sung, low, high)
+            else:
+                value = self.follow(
+                    after, (seat + 1) % n, played + 1, lead, win_seat, win, points + POINTS[card], sung, low, high
+                )
+            if ours:
+                if value > best:
+                    best = value
+                    low = max(low, value)
+            elif value < best:
+                best = value
+                high = min(high, value)
+            if low >= high:
+                break
+        return best
 
 
 def _distinct(mask: int, hands: tuple[int, ...], seat: int) -> list[int]:
-    """The cards of ``mask`` that can make a difference: of two cards of a suit worth the same points
-    with no other hand's card between them, only the lower is tried."""
+    """The cards of ``mask`` that can make a difference, strongest first: of two cards of a suit worth
+    the same points with no other hand's card between them, only the lower is tried."""
+    if not mask & (mask - 1):
+        return [mask.bit_length() - 1]
     others = 0
     for other, hand in enumerate(hands):
         if other != seat:
             others |= hand
     out: list[int] = []
-    last = -1
-    for card in sorted(cards_of(mask), key=lambda c: (SUIT_OF[c], STRENGTH[c])):
-        if (
-            last >= 0
-            and SUIT_OF[card] == SUIT_OF[last]
-            and POINTS[card] == POINTS[last]
-            and not STRONGER[last] & ~STRONGER[card] & ~(1 << card) & others
-        ):
+    for suit in range(4):
+        cards = mask & SUIT_MASK[suit]
+        if not cards:
             continue
-        out.append(card)
-        last = card
+        ordered = sorted(cards_of(cards), key=STRENGTH.__getitem__)
+        last = ordered[0]
+        out.append(last)
+        for card in ordered[1:]:
+            if POINTS[card] == POINTS[last] and not STRONGER[last] & ~STRONGER[card] & ~(1 << card) & others:
+                continue
+            out.append(card)
+            last = card
+    out.sort(key=STRENGTH.__getitem__, reverse=True)
     return out
-
-
-def _duty_mask(hand: int, trick: tuple[tuple[int, int], ...], trump: int) -> int:
-    """The cards of ``hand`` it may play to ``trick`` (RULES.md 2 with the default flags)."""
-    if not trick:
-        return hand
-    lead = SUIT_OF[trick[0][1]]
-    win = trick[0][1]
-    for _, card in trick[1:]:
-        if _beats(card, win, trump):
-            win = card
-    follow = hand & SUIT_MASK[lead]
-    if follow:
-        return (follow & STRONGER[win]) or follow if SUIT_OF[win] == lead else follow
-    trumps = hand & SUIT_MASK[trump]
-    if not trumps:
-        return hand
-    if SUIT_OF[win] != trump:
-        return trumps
-    return (trumps & STRONGER[win]) or hand
 
 
 # -- Pocha ------------------------------------------------------------------------------------------

@@ -1,32 +1,51 @@
 """The games app's services: the only writers of its models."""
 
 from games.services.matches import (
-    Applied,
+    Clock,
     SeatSpec,
-    action_submit,
-    bot_turn_play,
-    house_bot_action,
+    challenge_accept,
+    challenge_decline,
     match_abort,
     match_create,
-    match_resign,
     seat_join,
     seat_leave,
 )
-from games.services.players import bot_create, bot_token_rotate, player_for_user, token_create
+from games.services.play import (
+    Applied,
+    action_submit,
+    bot_turn_play,
+    house_bot_action,
+    match_resign,
+    overdue_turns,
+    turn_timeout,
+)
+from games.services.players import (
+    bot_create,
+    bot_settings_update,
+    bot_token_rotate,
+    player_for_user,
+    token_create,
+)
 
 __all__ = [
     "Applied",
+    "Clock",
     "SeatSpec",
     "action_submit",
     "bot_create",
+    "bot_settings_update",
     "bot_token_rotate",
     "bot_turn_play",
+    "challenge_accept",
+    "challenge_decline",
     "house_bot_action",
     "match_abort",
     "match_create",
     "match_resign",
+    "overdue_turns",
     "player_for_user",
     "seat_join",
     "seat_leave",
     "token_create",
+    "turn_timeout",
 ]

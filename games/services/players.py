@@ -66,3 +66,15 @@ def bot_token_rotate(*, owner: User, handle: str) -> str:
         raise NotABot()
     ApiToken.objects.filter(user=bot.user).delete()
     return token_create(user=bot.user)
+
+
+@transaction.atomic
+def bot_settings_update(*, owner: User, handle: str, auto_accept: bool | None = None) -> Player:
+    """Change a bot's settings: for now, whether it accepts every challenge at once."""
+    bot = Player.objects.filter(handle=handle, is_bot=True, owner=owner).select_for_update().first()
+    if bot is None:
+        raise NotABot()
+    if auto_accept is not None:
+        bot.auto_accept = auto_accept
+        bot.save(update_fields=["auto_accept"])
+    return bot

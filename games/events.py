@@ -1,0 +1,107 @@
+"""Wake-ups for event streams.
+
+The database is the truth: a stream derives its events (your turn, match started, finished) from the
+rows, so nothing is lost when a message is. Redis pub/sub only tells a waiting stream to look again at
+once; without Redis (the embedded default) streams look every ``POLL_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+from django.conf import settings
+from django.db import transaction
+
+from games.models import Match, Seat
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 1.0
+
+
+def channel(player_id: int) -> str:
+    return f"tute:player:{player_id}"
+
+
+def events_url() -> str | None:
+    url: str = getattr(settings, "TUTE_EVENTS_URL", "") or ""
+    return url if url.startswith(("redis://", "rediss://")) else None
+
+
+def publish_match_event(match: Match) -> None:
+    """After this transaction commits, wake the streams of every player seated in ``match``."""
+    url = events_url()
+    if url is None:
+        return
+    player_ids = list(
+        Seat.objects.filter(match=match, player__isnull=False).values_list("player_id", flat=True)
+    )
+    message = f"{match.pk}:{match.ply}"
+
+    def send() -> None:
+        import redis
+
+        try:
+            client = redis.Redis.from_url(url, socket_timeout=1)
+            with client.pipeline(transaction=False) as pipe:
+                for player_id in player_ids:
+                    pipe.publish(channel(player_id), message)
+                pipe.execute()
+            client.close()
+        except redis.RedisError:  # a missed wake-up only delays a stream until its next poll
+            log.warning("could not publish a match event for match %s", match.pk, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+class Waiter(Protocol):
+    def wait(self, timeout: float) -> None: ...
+
+
+class _Sleeper:
+    def wait(self, timeout: float) -> None:
+        time.sleep(min(timeout, POLL_SECONDS))
+
+
+class _RedisWaiter:
+    def __init__(self, pubsub: object) -> None:
+        self.pubsub = pubsub
+
+    def wait(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=min(left, 5.0))  # type: ignore[attr-defined]
+            if message is not None:
+                # Drain what else is queued: one look at the database answers them all.
+                while self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0):  # type: ignore[attr-defined]
+                    pass
+                return
+
+
+@contextmanager
+def waiter_for(player_id: int) -> Iterator[Waiter]:
+    """Something to wait on until the player's matches may have changed, or the timeout passes."""
+    url = events_url()
+    if url is None:
+        yield _Sleeper()
+        return
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=10)
+    pubsub = client.pubsub()
+    try:
+        pubsub.subscribe(channel(player_id))
+    except redis.RedisError:
+        log.warning("event wake-ups unavailable, polling instead", exc_info=True)
+        client.close()
+        yield _Sleeper()
+        return
+    try:
+        yield _RedisWaiter(pubsub)
+    finally:
+        pubsub.close()
+        client.close()

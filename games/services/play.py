@@ -1,0 +1,282 @@
+"""Playing a match: actions by seats, house bots and timeouts; finishing, resigning, forfeits.
+
+Every service here locks the match row (``select_for_update`` on PostgreSQL) and, because that lock does
+nothing on SQLite, also moves the ply with a conditional update; ``UNIQUE(match, ply)`` is the last
+guard. One action per ply, whatever the database.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.bots import get_bot
+from games.engine import IllegalAction, State
+from games.errors import (
+    IdempotencyKeyReused,
+    IllegalActionError,
+    MatchNotInProgress,
+    NotSeated,
+    NotYourTurn,
+    StalePly,
+)
+from games.events import publish_match_event
+from games.models import Action, Game, Match, Player
+from games.selectors import cache_state, current_game, game_state
+from games.services.common import lock_match, set_turn, side_of, sides
+from games.services.matches import deal_game
+from games.signals import match_finished
+
+#: The bot that plays for a seat whose clock ran out.
+TIMEOUT_BOT = "rule"
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What an action did: the match after it and the ply the action took."""
+
+    match: Match
+    ply: int
+
+
+@transaction.atomic
+def action_submit(
+    *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
+) -> Applied:
+    """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer."""
+    match = lock_match(match_id)
+    if idempotency_key:
+        # Checked under the lock, so a retry racing its own first attempt still finds it.
+        earlier = Action.objects.filter(match=match, player=player, idempotency_key=idempotency_key).first()
+        if earlier is not None:
+            if earlier.code != code or earlier.ply != ply:
+                raise IdempotencyKeyReused()
+            return Applied(match=match, ply=earlier.ply)
+    seat = match.seats.filter(player=player).first()
+    if seat is None:
+        raise NotSeated()
+    return _act(
+        match,
+        seat=seat.index,
+        code=code,
+        ply=ply,
+        player=player,
+        idempotency_key=idempotency_key,
+        kind=Action.Kind.MOVE,
+    )
+
+
+@transaction.atomic
+def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
+    """Play a house bot's turn at ``ply``; nothing when the match has moved on or it is not a bot's turn."""
+    match = lock_match(match_id)
+    if match.status != Match.Status.IN_PROGRESS or match.ply != ply:
+        return None
+    seat = match.seats.filter(index=match.turn_seat).first() if match.turn_seat is not None else None
+    if seat is None or not seat.bot_level:
+        return None
+    state = _current_state(match)
+    code = house_bot_action(seat.bot_level, state, seat.index, seed=_bot_seed(match, ply))
+    return _act(
+        match,
+        seat=seat.index,
+        code=code,
+        ply=ply,
+        player=None,
+        idempotency_key=None,
+        kind=Action.Kind.HOUSE_BOT,
+    )
+
+
+@transaction.atomic
+def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
+    """The sweeper's service for a turn past its deadline at ``ply``.
+
+    A house bot's turn is queued again (its task was lost). A seat's turn gets the rule bot's move,
+    recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th.
+    """
+    match = lock_match(match_id)
+    if match.status != Match.Status.IN_PROGRESS or match.ply != ply or match.turn_seat is None:
+        return None
+    if match.turn_deadline is None or match.turn_deadline > timezone.now():
+        return None
+    seat = match.seats.get(index=match.turn_seat)
+    if seat.bot_level:
+        set_turn(match, _current_state(match))  # a fresh deadline, and the task queued again
+        return None
+    state = _current_state(match)
+    code = house_bot_action(TIMEOUT_BOT, state, seat.index, seed=_bot_seed(match, ply))
+    seat.timeouts += 1
+    seat.save(update_fields=["timeouts"])
+    applied = _act(
+        match,
+        seat=seat.index,
+        code=code,
+        ply=ply,
+        player=None,
+        idempotency_key=None,
+        kind=Action.Kind.TIMEOUT,
+    )
+    if seat.timeouts >= match.max_timeouts and match.status == Match.Status.IN_PROGRESS:
+        _concede(match, seat.index, reason="forfeit")
+    return applied
+
+
+def house_bot_action(level: str, state: State, seat: int, *, seed: str) -> str:
+    """The bot's choice from the seat's view only, with randomness fixed by the game's seed and ply."""
+    bot = get_bot(level)
+    return bot(state.view(seat), state.legal_actions(), random.Random(seed))
+
+
+def _bot_seed(match: Match, ply: int) -> str:
+    game = current_game(match)
+    assert game is not None
+    return f"{game.seed}:{ply}"
+
+
+def _current_state(match: Match) -> State:
+    game = current_game(match)
+    assert game is not None
+    return game_state(match=match, game=game)
+
+
+def _act(
+    match: Match,
+    *,
+    seat: int,
+    code: str,
+    ply: int,
+    player: Player | None,
+    idempotency_key: str | None,
+    kind: str,
+) -> Applied:
+    if match.status != Match.Status.IN_PROGRESS:
+        raise MatchNotInProgress()
+    if match.ply != ply:
+        raise StalePly(current=match.ply)
+    game = current_game(match)
+    assert game is not None
+    state = game_state(match=match, game=game)
+    if state.current_player() != seat:
+        raise NotYourTurn(f"It is seat {state.current_player()}'s turn, not seat {seat}'s.")
+    try:
+        after = state.apply(code)
+    except IllegalAction as exc:
+        raise IllegalActionError(
+            exc.reason, action=code, ply=ply, legal=list(state.legal_actions())
+        ) from None
+    # The compare-and-swap on the ply: a no-op lock on SQLite still cannot let two actions share a ply.
+    if Match.objects.filter(pk=match.pk, ply=ply).update(ply=ply + 1) != 1:
+        raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
+    match.ply = ply + 1
+    try:
+        with transaction.atomic():
+            Action.objects.create(
+                match=match,
+                game=game,
+                ply=ply,
+                seat=seat,
+                code=code,
+                kind=kind,
+                player=player,
+                idempotency_key=idempotency_key or None,
+            )
+    except IntegrityError:
+        raise StalePly(current=ply + 1) from None
+    cache_state(game, match.ply, after)
+    if after.is_terminal():
+        _finish_game(match, game, after)
+    else:
+        set_turn(match, after)
+    return Applied(match=match, ply=ply)
+
+
+# -- finishing ------------------------------------------------------------------------------------------
+
+
+def _finish_game(match: Match, game: Game, state: State) -> None:
+    result = state.result()
+    assert result is not None
+    game.status = Game.Status.FINISHED
+    game.result = result.to_dict()
+    game.finished_at = timezone.now()
+    game.save(update_fields=["status", "result", "finished_at"])
+    won = _games_won(match)
+    games_played = game.number + 1
+    target = match.format_target
+    if match.format == Match.Format.FIRST_TO:
+        over = max(won) >= target
+    else:  # single is best of 1
+        over = max(won) > target // 2 or games_played >= target
+    if not over:
+        deal_game(match, number=game.number + 1)
+        return
+    best = max(won)
+    winners = [side for side, count in enumerate(won) if count == best]
+    _finish_match(
+        match, result={"games_won": won, "winners": winners, "games": games_played}, reason="completed"
+    )
+
+
+def _games_won(match: Match) -> list[int]:
+    """Games won per side so far; a shared Pocha win counts for every side that shares it."""
+    won = [0] * sides(match)
+    for played in match.games.filter(status=Game.Status.FINISHED).only("result"):
+        assert played.result is not None
+        for side in played.result["winners"]:
+            won[side] += 1
+    return won
+
+
+def _finish_match(match: Match, *, result: dict[str, Any], reason: str) -> None:
+    match.status = Match.Status.FINISHED
+    match.result = result
+    match.finish_reason = reason
+    match.finished_at = timezone.now()
+    match.turn_seat = None
+    match.turn_deadline = None
+    match.save(
+        update_fields=["status", "result", "finish_reason", "finished_at", "turn_seat", "turn_deadline"]
+    )
+    publish_match_event(match)
+    transaction.on_commit(lambda: match_finished.send(sender=Match, match=match))
+
+
+def _concede(match: Match, seat: int, *, reason: str) -> None:
+    """The seat's side loses the match; every other side wins it."""
+    loser = side_of(match, seat)
+    match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
+    won = _games_won(match)
+    winners = [side for side in range(sides(match)) if side != loser]
+    played = match.games.filter(status=Game.Status.FINISHED).count()
+    _finish_match(
+        match,
+        result={"games_won": won, "winners": winners, "games": played, "conceded_by": seat},
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def match_resign(*, match_id: int, player: Player) -> Match:
+    """The caller's side concedes the match."""
+    match = lock_match(match_id)
+    if match.status != Match.Status.IN_PROGRESS:
+        raise MatchNotInProgress()
+    seat = match.seats.filter(player=player).first()
+    if seat is None:
+        raise NotSeated()
+    _concede(match, seat.index, reason="resigned")
+    return match
+
+
+def overdue_turns(*, limit: int = 500) -> list[tuple[int, int]]:
+    """(match id, ply) of in-progress matches whose turn is past its deadline, oldest first."""
+    return list(
+        Match.objects.filter(status=Match.Status.IN_PROGRESS, turn_deadline__lt=timezone.now())
+        .order_by("turn_deadline")
+        .values_list("pk", "ply")[:limit]
+    )
