@@ -234,6 +234,8 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
         "data_folder_processed": str(_processed_dir),
         "control_folder": str(_broker_dir / "control"),
         "store_processed": False,
+        # Workers look for new message files this often (kombu's default is a whole second per move).
+        "polling_interval": 0.05,
     }
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ACKS_LATE = True
