@@ -1,1 +1,28 @@
-"""Admin registrations for ratings; added with its models."""
+from django.contrib import admin
+
+from ratings.models import Rating, RatingChange
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("subject", "pool", "rating", "rated_matches", "is_bot", "last_played_at")
+    list_filter = ("pool", "is_bot")
+    search_fields = ("subject", "player__handle", "partner__handle", "house_bot")
+    list_select_related = ("player", "partner")
+    raw_id_fields = ("player", "partner")
+    readonly_fields = ("pool", "subject", "player", "partner", "house_bot", "is_bot", "rated_matches")
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(admin.ModelAdmin):
+    list_display = ("match", "subject", "pool", "before", "delta", "after", "k", "played_at")
+    list_filter = ("pool",)
+    search_fields = ("subject",)
+    raw_id_fields = ("match", "rating")
+    list_select_related = ("match", "rating")
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False

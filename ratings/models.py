@@ -1,2 +1,66 @@
-"""Models of the ratings app. Empty until the ratings issue fills it (a rating per player and
-game, updated from games.signals.match_finished)."""
+"""Ratings per pool (a game, or Tute 4 pairs) and the changes each rated match made to them."""
+
+from __future__ import annotations
+
+from django.db import models
+
+from games.models import Match, Player
+
+
+class Pool(models.TextChoices):
+    TUTE2 = "tute2", "Tute (2 players)"
+    TUTE4 = "tute4", "Tute (4 players), individual"
+    TUTE4_PAIRS = "tute4-pairs", "Tute (4 players), pairs"
+    POCHA = "pocha", "Pocha"
+
+
+class Rating(models.Model):
+    """One competitor's current rating in one pool.
+
+    A competitor (``subject``) is a player (``player:<id>``), a house bot level (``house:<level>``) or,
+    in the pairs pool, two players (``pair:<id>-<id>``, lower id first).
+    """
+
+    pool = models.CharField(max_length=12, choices=Pool.choices)
+    subject = models.CharField(max_length=64)
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings"
+    )
+    partner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    house_bot = models.CharField(max_length=16, blank=True)
+    is_bot = models.BooleanField(default=False)
+    rating = models.FloatField()
+    rated_matches = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pool", "-rating"]
+        constraints = [models.UniqueConstraint(fields=["pool", "subject"], name="rating_unique_subject")]
+        indexes = [models.Index(fields=["pool", "-rating"])]
+
+    def __str__(self) -> str:
+        return f"{self.subject} {self.pool} {self.rating:.0f}"
+
+
+class RatingChange(models.Model):
+    """What one rated match did to one competitor's rating. One row per (match, pool, competitor)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    pool = models.CharField(max_length=12, choices=Pool.choices)
+    subject = models.CharField(max_length=64)
+    before = models.FloatField()
+    after = models.FloatField()
+    delta = models.FloatField()
+    k = models.FloatField()
+    played_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["played_at", "match_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "pool", "subject"], name="rating_change_once_per_match")
+        ]
+        indexes = [models.Index(fields=["rating", "played_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.subject} {self.pool} {self.delta:+.1f} (match {self.match_id})"

@@ -262,6 +262,16 @@ TUTE_EVENTS_URL = os.environ.get("TUTE_EVENTS_URL") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else ""
 )
 
+# --- ratings (Elo per pool) -----------------------------------------------------------------------------
+
+RATINGS_INITIAL = 1500.0
+RATINGS_K_NEW = float(os.environ.get("TUTE_RATINGS_K_NEW", "40"))  # the first RATINGS_NEW_MATCHES
+RATINGS_K = float(os.environ.get("TUTE_RATINGS_K", "20"))
+RATINGS_K_MASTER = float(os.environ.get("TUTE_RATINGS_K_MASTER", "10"))  # from RATINGS_MASTER_RATING up
+RATINGS_NEW_MATCHES = env_int("TUTE_RATINGS_NEW_MATCHES", 30)
+RATINGS_MASTER_RATING = float(os.environ.get("TUTE_RATINGS_MASTER_RATING", "2400"))
+RATINGS_PROVISIONAL_MATCHES = env_int("TUTE_RATINGS_PROVISIONAL_MATCHES", 10)
+
 # --- security (on when DEBUG is off; each overridable) --------------------------------------------------
 
 SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", not DEBUG)

@@ -1,0 +1,140 @@
+"""What a finished match means for ratings: its competitors and outcome, and the changes they earn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from ratings.elo import KPolicy, Standing, multiplayer, pairs_match, two_sided
+from ratings.models import Pool
+
+
+def policy() -> KPolicy:
+    return KPolicy(
+        new=settings.RATINGS_K_NEW,
+        regular=settings.RATINGS_K,
+        master=settings.RATINGS_K_MASTER,
+        new_matches=settings.RATINGS_NEW_MATCHES,
+        master_rating=settings.RATINGS_MASTER_RATING,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Competitor:
+    subject: str
+    player_id: int | None
+    house_bot: str
+    is_bot: bool
+
+
+def player_subject(player_id: int) -> str:
+    return f"player:{player_id}"
+
+
+def house_subject(level: str) -> str:
+    return f"house:{level}"
+
+
+def pair_subject(a: int, b: int) -> str:
+    low, high = sorted((a, b))
+    return f"pair:{low}-{high}"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFacts:
+    """A finished, rated match reduced to what Elo needs."""
+
+    match_id: int
+    game: str
+    seats: tuple[Competitor, ...]
+    winners: tuple[int, ...]  # sides: seats, or pairs in Tute 4
+    totals: tuple[float, ...]  # Pocha: each seat's total over the match's games
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    pool: str
+    competitor: Competitor
+    partner_id: int | None
+    delta: float
+    k: float
+
+
+Lookup = Callable[[str, str], Standing]
+
+
+def rate(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[Change]:
+    """The rating changes a match earns, pool by pool, given each competitor's standing before it."""
+    if facts.game == Pool.TUTE2:
+        a, b = facts.seats
+        score = _side_score(facts.winners, 0)
+        sa, sb = standing(Pool.TUTE2, a.subject), standing(Pool.TUTE2, b.subject)
+        da, db = two_sided(sa, sb, score, k_policy)
+        return [_change(Pool.TUTE2, a, da, sa, k_policy), _change(Pool.TUTE2, b, db, sb, k_policy)]
+    if facts.game == Pool.TUTE4:
+        return _rate_tute4(facts, standing, k_policy)
+    standings = [standing(Pool.POCHA, c.subject) for c in facts.seats]
+    deltas = multiplayer(standings, list(facts.totals), k_policy)
+    return [
+        _change(Pool.POCHA, c, d, s, k_policy) for c, d, s in zip(facts.seats, deltas, standings, strict=True)
+    ]
+
+
+def _side_score(winners: tuple[int, ...], side: int) -> float:
+    if side in winners:
+        return 0.5 if len(winners) > 1 else 1.0
+    return 0.0
+
+
+def _change(pool: str, who: Competitor, delta: float, before: Standing, k_policy: KPolicy) -> Change:
+    return Change(
+        pool=pool, competitor=who, partner_id=None, delta=delta, k=k_policy.k(before.rating, before.matches)
+    )
+
+
+def _rate_tute4(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[Change]:
+    seats = facts.seats
+    side_a, side_b = (seats[0], seats[2]), (seats[1], seats[3])
+    score = _side_score(facts.winners, 0)
+    st_a = (standing(Pool.TUTE4, side_a[0].subject), standing(Pool.TUTE4, side_a[1].subject))
+    st_b = (standing(Pool.TUTE4, side_b[0].subject), standing(Pool.TUTE4, side_b[1].subject))
+    deltas_a, deltas_b = pairs_match(st_a, st_b, score, k_policy)
+    changes = [
+        _change(Pool.TUTE4, who, delta, before, k_policy)
+        for who, delta, before in zip((*side_a, *side_b), (*deltas_a, *deltas_b), (*st_a, *st_b), strict=True)
+    ]
+    # Pairs of two players get a pair rating too, when the other side is a pair of players as well.
+    ids_a = [c.player_id for c in side_a]
+    ids_b = [c.player_id for c in side_b]
+    if all(ids_a) and all(ids_b):
+        pair_a = _pair(side_a)
+        pair_b = _pair(side_b)
+        pa, pb = standing(Pool.TUTE4_PAIRS, pair_a.subject), standing(Pool.TUTE4_PAIRS, pair_b.subject)
+        da, db = two_sided(pa, pb, score, k_policy)
+        for pair, side, delta, before in ((pair_a, side_a, da, pa), (pair_b, side_b, db, pb)):
+            low, high = sorted(c.player_id for c in side if c.player_id is not None)
+            changes.append(
+                Change(
+                    pool=Pool.TUTE4_PAIRS,
+                    competitor=Competitor(
+                        subject=pair.subject, player_id=low, house_bot="", is_bot=pair.is_bot
+                    ),
+                    partner_id=high,
+                    delta=delta,
+                    k=k_policy.k(before.rating, before.matches),
+                )
+            )
+    return changes
+
+
+def _pair(side: tuple[Competitor, Competitor]) -> Competitor:
+    a, b = side
+    assert a.player_id is not None and b.player_id is not None
+    return Competitor(
+        subject=pair_subject(a.player_id, b.player_id),
+        player_id=None,
+        house_bot="",
+        is_bot=a.is_bot or b.is_bot,
+    )
