@@ -42,7 +42,10 @@ def caller(request: Request) -> Player | None:
     user = request.user
     if not user or not user.is_authenticated:
         return None
-    return player_for_user(user=user)
+    try:
+        return user.player  # loaded with the token; one query for a session
+    except Player.DoesNotExist:
+        return player_for_user(user=user)
 
 
 def signed_in(request: Request) -> Player:
@@ -305,7 +308,7 @@ class ActionSubmitApi(APIView):
             ply=data.validated_data["ply"],
             idempotency_key=key,
         )
-        return Response(match_view_for(match=found(match_id), player=player, ply=applied.ply + 1))
+        return Response(match_view_for(match=applied.match, player=player, ply=applied.ply + 1))
 
 
 class MatchRecordApi(APIView):

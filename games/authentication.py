@@ -29,7 +29,9 @@ class TokenAuthentication(authentication.BaseAuthentication):
             token = header[1].decode()
         except UnicodeError:
             raise exceptions.AuthenticationFailed("Invalid token header: the token is not text.") from None
-        found = ApiToken.objects.select_related("user").filter(digest=token_digest(token)).first()
+        found = (
+            ApiToken.objects.select_related("user", "user__player").filter(digest=token_digest(token)).first()
+        )
         if found is None or not found.user.is_active:
             raise exceptions.AuthenticationFailed("Invalid or revoked token.")
         now = timezone.now()

@@ -6,14 +6,16 @@ from collections import OrderedDict
 from threading import Lock
 from typing import Any
 
+from django.db import transaction
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import Rules, State, export_record
 from games.models import Action, Game, Match, Player, Seat
 
-# Engine states by (game id, match ply). A state is immutable and a (game, ply) pair names one state
-# for good, so any node may keep this cache without ever invalidating it; a miss replays from the DB.
-_STATES: OrderedDict[tuple[int, int], State] = OrderedDict()
+# Engine states by (game id, game seed, match ply), stored only after commit. A committed (game, ply)
+# names one state for good, so any node may keep this cache without invalidating it; the seed guards
+# against a reused id (a restored or test database). A miss replays from the database.
+_STATES: OrderedDict[tuple[int, str, int], State] = OrderedDict()
 _STATES_LOCK = Lock()
 _STATES_MAX = 2048
 
@@ -22,7 +24,7 @@ def match_rules(match: Match) -> Rules:
     return Rules.build(match.game, match.num_players, match.options)
 
 
-def _cache_get(key: tuple[int, int]) -> State | None:
+def _cache_get(key: tuple[int, str, int]) -> State | None:
     with _STATES_LOCK:
         state = _STATES.get(key)
         if state is not None:
@@ -31,17 +33,26 @@ def _cache_get(key: tuple[int, int]) -> State | None:
 
 
 def cache_state(game: Game, ply: int, state: State) -> None:
-    with _STATES_LOCK:
-        _STATES[(game.pk, ply)] = state
-        _STATES.move_to_end((game.pk, ply))
-        while len(_STATES) > _STATES_MAX:
-            _STATES.popitem(last=False)
+    """Remember ``state`` as the game's state at ``ply`` once the current transaction commits.
+
+    Never before: a rolled-back action must not leave a state the database does not hold.
+    """
+    key = (game.pk, game.seed, ply)
+
+    def store() -> None:
+        with _STATES_LOCK:
+            _STATES[key] = state
+            _STATES.move_to_end(key)
+            while len(_STATES) > _STATES_MAX:
+                _STATES.popitem(last=False)
+
+    transaction.on_commit(store)
 
 
 def game_state(*, match: Match, game: Game, ply: int | None = None) -> State:
     """The engine state of ``game`` after the match's actions before ``ply`` (default: all of them)."""
     upto = match.ply if ply is None else ply
-    state = _cache_get((game.pk, upto))
+    state = _cache_get((game.pk, game.seed, upto))
     if state is not None:
         return state
     state = State.new(match_rules(match), dealer=game.dealer, seed=game.seed)

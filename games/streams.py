@@ -55,7 +55,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                     {"type": "challenge", "match": match.pk, "game": match.game, "seat": seat.index, "ply": 0}
                 )
             continue
-        if match.pk not in memory.started:
+        if match.started_at is not None and match.pk not in memory.started:
             memory.started.add(match.pk)
             events.append(
                 {

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
@@ -75,7 +76,7 @@ class LeaderboardApi(APIView):
 class PlayerRatingsApi(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(responses=serializers.JSONField())
+    @extend_schema(responses=OpenApiTypes.OBJECT)
     def get(self, request: Request, handle: str) -> Response:
         player = Player.objects.filter(handle=handle).first()
         if player is None:

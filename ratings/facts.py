@@ -66,7 +66,29 @@ Lookup = Callable[[str, str], Standing]
 
 
 def rate(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[Change]:
-    """The rating changes a match earns, pool by pool, given each competitor's standing before it."""
+    """The rating changes a match earns, pool by pool, given each competitor's standing before it.
+
+    One change per competitor and pool: two seats of one house-bot level are one competitor, whose
+    change is the sum of its seats' changes.
+    """
+    merged: dict[tuple[str, str], Change] = {}
+    for change in _rate_seats(facts, standing, k_policy):
+        key = (change.pool, change.competitor.subject)
+        if key in merged:
+            earlier = merged[key]
+            merged[key] = Change(
+                pool=earlier.pool,
+                competitor=earlier.competitor,
+                partner_id=earlier.partner_id,
+                delta=earlier.delta + change.delta,
+                k=earlier.k,
+            )
+        else:
+            merged[key] = change
+    return list(merged.values())
+
+
+def _rate_seats(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[Change]:
     if facts.game == Pool.TUTE2:
         a, b = facts.seats
         score = _side_score(facts.winners, 0)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+
 from games.models import Match
 
 
@@ -11,4 +13,5 @@ def queue_match_ratings(sender: object, *, match: Match, **kwargs: Any) -> None:
     from ratings.tasks import apply_match_ratings
 
     if match.rated:
-        apply_match_ratings.delay_on_commit(match.pk)  # type: ignore[attr-defined]
+        # Robust: a broker outage must not undo the finish; ratings_recompute can always catch up.
+        transaction.on_commit(lambda: apply_match_ratings.delay(match.pk), robust=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from datetime import datetime
 
@@ -13,6 +14,8 @@ from games.models import Game, Match, Seat
 from ratings.elo import Standing
 from ratings.facts import Change, Competitor, MatchFacts, house_subject, player_subject, policy, rate
 from ratings.models import Rating, RatingChange
+
+log = logging.getLogger(__name__)
 
 
 def rateable_matches() -> QuerySet[Match]:
@@ -66,7 +69,8 @@ def match_ratings_apply(*, match_id: int) -> int:
         return 0
     keys = _competitor_keys(facts)
     Rating.objects.bulk_create(
-        [_new_rating(pool, c, partner) for pool, c, partner in keys.values()], ignore_conflicts=True
+        [_new_rating(pool, c, partner) for (pool, _), (_, c, partner) in sorted(keys.items())],
+        ignore_conflicts=True,
     )
     condition = Q()
     for pool, subject in keys:
@@ -108,7 +112,16 @@ def match_ratings_apply_pending(*, match_id: int) -> int:
         .exclude(rating_changes__isnull=False)
         .values_list("id", flat=True)
     )
-    return sum(match_ratings_apply(match_id=pending_id) for pending_id in list(pending))
+    applied = 0
+    for pending_id in list(pending):
+        if pending_id == match_id:
+            applied += match_ratings_apply(match_id=pending_id)
+            continue
+        try:  # an earlier match that cannot be rated must not hold up this one; its own task retries it
+            applied += match_ratings_apply(match_id=pending_id)
+        except Exception:
+            log.exception("rating match %s (before match %s) failed", pending_id, match_id)
+    return applied
 
 
 @transaction.atomic

@@ -10,6 +10,24 @@ from tests.services import require_service
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(
+    django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """On SQLite the test database is a file, as the embedded default is, not Django's in-memory one.
+
+    With an in-memory database every thread of ``live_server`` shares the test's one connection, so
+    concurrent requests (bots streaming events while they act) interleave their transactions on it. A
+    file gives each thread its own connection, with the settings' WAL and write-lock timeout.
+    """
+    from django.conf import settings
+
+    for db in settings.DATABASES.values():
+        test = db.setdefault("TEST", {})
+        if db["ENGINE"] == "django.db.backends.sqlite3" and not test.get("NAME"):
+            test["NAME"] = str(tmp_path_factory.mktemp("sqlite") / "test.sqlite3")
+
+
 @pytest.fixture
 def postgres_required() -> None:
     """For tests whose point is PostgreSQL's behaviour (row locks, concurrency): skip on SQLite."""

@@ -15,3 +15,6 @@ urlpatterns = [
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
 ]
+
+handler404 = "tute_site.errors.not_found"
+handler500 = "tute_site.errors.server_error"

@@ -11,10 +11,15 @@ can, as the duties make it), and picks:
   of a pair it can sing). So it wins valuable tricks with its cheapest winning card, plays its
   cheapest card when it cannot win, keeps trumps for tricks that count, leaves a partner's sure
   winner alone and loads points onto it. It always swaps and always sings, the 40 first.
+- The last tricks are searched instead: in Tute 2 once the stock is drawn both hands are known and the
+  rest of the hand is solved exactly; in Tute 4's last four tricks the unseen cards are dealt a few
+  times at random (consistent with what the seat knows) and each deal is solved exactly.
 - Pocha: it bids the tricks its hand is expected to take, then plays to make the bid exactly,
   winning while short of it and ducking (shedding its strongest cards) once it has enough.
 
-The bot is deterministic: the ``rng`` it is handed is not needed, ties go by a fixed card order.
+The look-aheads assume the product's default flags (full duties; Tute 4's 10 for the last trick): a
+view does not carry the options. The ``rng`` it is handed only draws Tute 4's endgame deals, so the
+bot is deterministic for a seeded ``rng``; ties between cards go by a fixed card order.
 """
 
 from __future__ import annotations
@@ -44,34 +49,41 @@ from games.engine.cards import (
 )
 
 TWO_OF_OROS: Final = card_index(2, 0)
-#: Share of a cante's points a trick is worth when winning it lets the bot sing.
-CANTE_WEIGHT = 0.6
+
+# Tute: what a card is worth kept for later tricks, in points (see _keep).
+KEEP_TRUMP_BASE: Final = 4.0
+KEEP_TRUMP_SLOPE: Final = 1.5  # per step of strength
+KEEP_TRUMP_BOSS: Final = 4.0  # a trump nothing still out can beat
+KEEP_SIDE_SLOPE: Final = 0.5
+KEEP_SIDE_BOSS: Final = 5.0  # a side card nothing still out of its suit can beat
+KEEP_HORIZON: Final = 3.0  # with fewer cards left than this, keeping is worth proportionally less
 #: Share of a pair's cante points that keeping both cards is worth.
-PAIR_KEEP = 0.8
-#: Chance, roughly, that a partner still to play takes back a trick the opponents are winning.
-PARTNER_RESCUE = 0.6
-LEAD_RESCUE = 0.6
-WIN_BONUS = 0.0
-OVERTAKE = 8.0
-DRAW_PAIR = 0.1
+PAIR_KEEP: Final = 0.8
+#: Tute 2: share of a cante's points a lone 12 or 11 is worth while its mate may still be drawn.
+DRAW_PAIR: Final = 0.1
+#: Share of a cante's points a trick is worth when winning it lets the bot sing.
+CANTE_WEIGHT: Final = 0.6
+#: Tute 4: how much a partner still to play is counted on to take back a trick the opponents win.
+PARTNER_RESCUE: Final = 0.6
+LEAD_RESCUE: Final = 0.6
+#: Tute 4, partner_exception: the cost of taking over a partner's sure trick when not forced to.
+OVERTAKE: Final = 8.0
+
+#: Tute 2 once the stock is drawn: both hands are known, the rest is solved exactly.
+TUTE2_ENDGAME_CARDS: Final = 8
+#: Tute 4's last tricks: solved exactly on deals of the unseen cards sampled from what the seat knows.
+TUTE4_ENDGAME_CARDS: Final = 4
+TUTE4_ENDGAME_DEALS: Final = 8
+#: Sampled deals respect the voids the seats showed, if a few tries find such a deal.
+SAMPLE_TRIES: Final = 6
+#: A won game is worth this many points of margin in the endgame's choice.
+WIN_WEIGHT: Final = 50
+
 #: Pocha bids: the share of a side card's trick chance counted when the bot does not lead trick 1,
 #: by hand size (with one or two cards a side card rarely sees its suit led).
 SIDE_CARD_SHARE: Final = {1: 0.3, 2: 0.7}
-KEEP_TRUMP_BASE = 4.0
-KEEP_TRUMP_SLOPE = 1.5
-KEEP_TRUMP_BOSS = 4.0
-KEEP_SIDE_SLOPE = 0.5
-KEEP_SIDE_BOSS = 5.0
-KEEP_SCALE = 1.0
-KEEP_HORIZON = 3.0
-#: Tute 2 once the stock is drawn: solve the rest exactly when a hand holds this many cards or fewer.
-ENDGAME_CARDS = 8
-TUTE4_ENDGAME_CARDS = 3
-TUTE4_ENDGAME_DEALS = 12
-SAMPLE_TRIES = 6
-WIN_WEIGHT = 50
-GUARD = 1
-TRUMP_LEAD = 0.0
+#: Pocha bids: the hand's expected tricks are scaled up by this (a made bid pays 5 a trick more).
+BID_SCALE: Final = 1.25
 
 
 def choose(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> str:
@@ -159,7 +171,7 @@ class Knowledge:
         above = STRONGER[card] & self.out
         if not above:
             return card
-        return min(cards_of(above), key=STRENGTH.__getitem__) if GUARD else card
+        return min(cards_of(above), key=STRENGTH.__getitem__)
 
     def later_seats(self) -> list[int]:
         """The seats still to play to the trick on the table after this one."""
@@ -334,12 +346,12 @@ def _keep(k: Knowledge, card: int) -> float:
             value += PAIR_KEEP * worth
         elif k.view.faceup is not None and mate & k.out:  # Tute 2: the mate may still be drawn
             value += DRAW_PAIR * worth
-    return KEEP_SCALE * value * min(1.0, (left - 1) / KEEP_HORIZON)
+    return value * min(1.0, (left - 1) / KEEP_HORIZON)
 
 
 def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
     view = k.view
-    if view.game == "tute2" and view.faceup is None and len(k.cards) <= ENDGAME_CARDS:
+    if view.game == "tute2" and view.faceup is None and len(k.cards) <= TUTE2_ENDGAME_CARDS:
         return _tute2_endgame(k, cards)
     if view.game == "tute4" and len(k.cards) <= TUTE4_ENDGAME_CARDS:
         return _tute4_endgame(k, cards, rng)
@@ -351,8 +363,6 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
     pot = sum(POINTS[INDEX_OF_CODE[code]] for _, code in trick) + average * len(later)
     if view.game == "tute4" and len(k.cards) == 1:
         pot += 10  # the last trick's bonus (last_trick_bonus is on by default in Tute 4)
-    if view.faceup is not None:
-        pot += WIN_BONUS
     if trick:
         lead = SUIT_OF[INDEX_OF_CODE[trick[0][1]]]
         win_seat, win = _winner(trick, k.trump)
@@ -389,8 +399,6 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
         )
         if partner_sure and mine:
             score -= OVERTAKE
-        if not trick and k.partners and SUIT_OF[card] == k.trump:
-            score += TRUMP_LEAD
         key = (round(score, 6), -STRENGTH[card], -card)
         if best_key is None or key > best_key:
             best, best_key = card, key
@@ -401,7 +409,8 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
 
 
 def _tute2_endgame(k: Knowledge, cards: list[int]) -> int:
-    """Once the stock is drawn, the other hand is the unseen cards: pick the card of best final margin."""
+    """Once the stock is drawn, the other hand is the unseen cards: the card of the best margin that
+    the bot can force, every card and cante still to come counted."""
     me = k.hand
     other = k.unseen | k.known[1 - k.seat]
     trump = k.trump
@@ -493,40 +502,43 @@ def _reply_mask(hand: int, lead: int, trump: int) -> int:
 def _tute4_endgame(k: Knowledge, cards: list[int], rng: random.Random) -> int:
     """The card that does best over the rest of the hand, every seat playing its best, averaged over deals
     of the unseen cards: winning the game first, then the margin."""
-    trick = [(seat, INDEX_OF_CODE[code]) for seat, code in k.view.trick]
+    trick = k.view.trick
     side = k.side(k.seat)
     ahead = k.view.scores[side] - k.view.scores[1 - side]
     trump = k.trump
-    nxt = (k.seat + 1) % k.n
+    # the trick once this seat has played each card: led suit, winning seat and card, points
+    after_card: dict[int, tuple[int, int, int, int]] = {}
+    for card in cards:
+        if trick:
+            win_seat, win = _winner(trick, trump)
+            if _beats(card, win, trump):
+                win_seat, win = k.seat, card
+            points = sum(POINTS[INDEX_OF_CODE[code]] for _, code in trick) + POINTS[card]
+            after_card[card] = (SUIT_OF[INDEX_OF_CODE[trick[0][1]]], win_seat, win, points)
+        else:
+            after_card[card] = (SUIT_OF[card], k.seat, card, POINTS[card])
     totals = dict.fromkeys(cards, 0)
     for _ in range(TUTE4_ENDGAME_DEALS):
         hands = _sample_hands(k, rng)
-        hands[k.seat] = 0  # set per card below
-        memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]] = {}
+        game = _Endgame(trump, side)
         for card in cards:
-            after = list(hands)
-            after[k.seat] = k.hand & ~(1 << card)
-            if trick:
-                lead = SUIT_OF[trick[0][1]]
-                win_seat, win = _winner_ids(trick, trump)
-                if _beats(card, win, trump):
-                    win_seat, win = k.seat, card
-                points = sum(POINTS[c] for _, c in trick) + POINTS[card]
-            else:
-                lead, win_seat, win, points = SUIT_OF[card], k.seat, card, POINTS[card]
-            game = _Endgame(trump, side, memo)
-            margin = game.follow(tuple(after), nxt, len(trick) + 1, lead, win_seat, win, points, k.sung, -1000, 1000)
+            hands[k.seat] = k.hand & ~(1 << card)
+            lead, win_seat, win, points = after_card[card]
+            margin = game.follow(
+                tuple(hands),
+                (k.seat + 1) % k.n,
+                len(trick) + 1,
+                lead,
+                win_seat,
+                win,
+                points,
+                k.sung,
+                -1000,
+                1000,
+            )
             final = ahead + margin
             totals[card] += margin + (WIN_WEIGHT if final > 0 else -WIN_WEIGHT if final < 0 else 0)
     return max(cards, key=lambda c: (totals[c], -STRENGTH[c], -c))
-
-
-def _winner_ids(trick: list[tuple[int, int]], trump: int) -> tuple[int, int]:
-    win_seat, win = trick[0]
-    for seat, card in trick[1:]:
-        if _beats(card, win, trump):
-            win_seat, win = seat, card
-    return win_seat, win
 
 
 def _sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
@@ -562,10 +574,10 @@ class _Endgame:
 
     __slots__ = ("memo", "side", "trump")
 
-    def __init__(self, trump: int, side: int, memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]]) -> None:
+    def __init__(self, trump: int, side: int) -> None:
         self.trump = trump
         self.side = side
-        self.memo = memo
+        self.memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]] = {}
 
     def lead(self, hands: tuple[int, ...], seat: int, sung: int, alpha: int, beta: int) -> int:
         key = (hands, seat, sung)
@@ -579,9 +591,11 @@ class _Endgame:
         best = -1000 if ours else 1000
         low, high = alpha, beta
         hand = hands[seat]
-        for card in _distinct(hand, hands, seat):
+        for card in _strongest_first(hand):
             after = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
-            value = self.follow(after, (seat + 1) % n, 1, SUIT_OF[card], seat, card, POINTS[card], sung, low, high)
+            value = self.follow(
+                after, (seat + 1) % n, 1, SUIT_OF[card], seat, card, POINTS[card], sung, low, high
+            )
             if ours:
                 if value > best:
                     best = value
@@ -633,14 +647,21 @@ class _Endgame:
         ours = seat % 2 == self.side
         best = -1000 if ours else 1000
         low, high = alpha, beta
-        for card in _distinct(legal, hands, seat):
+        for card in _strongest_first(legal):
             after = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
-            if _beats(card, win, trump):
-                value = self.follow(after, (seat + 1) % n, played + 1, lead, seat, card, points + POINTS[card], sung, low, high)
-            else:
-                value = self.follow(
-                    after, (seat + 1) % n, played + 1, lead, win_seat, win, points + POINTS[card], sung, low, high
-                )
+            ahead_seat, ahead = (seat, card) if _beats(card, win, trump) else (win_seat, win)
+            value = self.follow(
+                after,
+                (seat + 1) % n,
+                played + 1,
+                lead,
+                ahead_seat,
+                ahead,
+                points + POINTS[card],
+                sung,
+                low,
+                high,
+            )
             if ours:
                 if value > best:
                     best = value
@@ -653,30 +674,11 @@ class _Endgame:
         return best
 
 
-def _distinct(mask: int, hands: tuple[int, ...], seat: int) -> list[int]:
-    """The cards of ``mask`` that can make a difference, strongest first: of two cards of a suit worth
-    the same points with no other hand's card between them, only the lower is tried."""
+def _strongest_first(mask: int) -> list[int]:
+    """The cards of ``mask``, strongest first: the order that lets alpha-beta cut soonest, most often."""
     if not mask & (mask - 1):
         return [mask.bit_length() - 1]
-    others = 0
-    for other, hand in enumerate(hands):
-        if other != seat:
-            others |= hand
-    out: list[int] = []
-    for suit in range(4):
-        cards = mask & SUIT_MASK[suit]
-        if not cards:
-            continue
-        ordered = sorted(cards_of(cards), key=STRENGTH.__getitem__)
-        last = ordered[0]
-        out.append(last)
-        for card in ordered[1:]:
-            if POINTS[card] == POINTS[last] and not STRONGER[last] & ~STRONGER[card] & ~(1 << card) & others:
-                continue
-            out.append(card)
-            last = card
-    out.sort(key=STRENGTH.__getitem__, reverse=True)
-    return out
+    return sorted(cards_of(mask), key=STRENGTH.__getitem__, reverse=True)
 
 
 # -- Pocha ------------------------------------------------------------------------------------------
@@ -708,6 +710,7 @@ def _bid(k: Knowledge, legal: tuple[str, ...]) -> str:
         else:
             value *= side_share
         expected += value
+    expected *= BID_SCALE
     return f"bid:{min(bids, key=lambda b: (abs(b - expected), b))}"
 
 

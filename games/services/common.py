@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 from games.engine import State
@@ -35,29 +35,51 @@ def side_of(match: Match, seat: int) -> int:
     return seat % 2 if match.game == Match.GameName.TUTE4 else seat
 
 
-def set_turn(match: Match, state: State) -> None:
-    """Record whose turn it is and until when; queue the house bot's move when it is a house bot's."""
+def turn_after(
+    match: Match, state: State, seats: list[Seat] | None = None
+) -> tuple[int | None, datetime | None]:
+    """Whose turn it is in ``state`` and its deadline, by the kind of seat (house bot, bot account, person)."""
     seat_index = state.current_player()
     if seat_index is None:
-        match.turn_seat = None
-        match.turn_deadline = None
-    else:
+        return None, None
+    if seats is None:
         seat = Seat.objects.select_related("player").get(match=match, index=seat_index)
-        if seat.bot_level:
-            seconds = HOUSE_BOT_GRACE_SECONDS
-        elif seat.player is not None and seat.player.is_bot:
-            seconds = match.bot_move_seconds
+    else:
+        seat = next(s for s in seats if s.index == seat_index)
+    if seat.bot_level:
+        seconds = HOUSE_BOT_GRACE_SECONDS
+    elif seat.player is not None and seat.player.is_bot:
+        seconds = match.bot_move_seconds
+    else:
+        seconds = match.human_move_seconds
+    return seat_index, timezone.now() + timedelta(seconds=seconds)
+
+
+def turn_started(match: Match, seats: list[Seat] | None = None) -> None:
+    """After the turn fields are saved: queue the house bot's move if it is a house bot's, wake streams."""
+    if match.turn_seat is not None:
+        if seats is None:
+            house = Seat.objects.filter(match=match, index=match.turn_seat).exclude(bot_level="").exists()
         else:
-            seconds = match.human_move_seconds
-        match.turn_seat = seat_index
-        match.turn_deadline = timezone.now() + timedelta(seconds=seconds)
-        if seat.bot_level:
+            house = any(s.index == match.turn_seat and s.bot_level for s in seats)
+        if house:
             queue_house_bot(match.pk, match.ply)
+    publish_match_event(match, seats)
+
+
+def set_turn(match: Match, state: State, seats: list[Seat] | None = None) -> None:
+    """Record whose turn it is and until when, then start that turn."""
+    match.turn_seat, match.turn_deadline = turn_after(match, state, seats)
     match.save(update_fields=["turn_seat", "turn_deadline"])
-    publish_match_event(match)
+    turn_started(match, seats)
 
 
 def queue_house_bot(match_id: int, ply: int) -> None:
+    """Queue the house bot's move once this transaction commits.
+
+    Robust: a broker outage must not turn a committed move into an error or skip the other callbacks;
+    the sweeper re-queues the turn when its deadline passes.
+    """
     from games.tasks import bot_play_turn  # tasks import services: import here to keep that one-way
 
-    bot_play_turn.delay_on_commit(match_id, ply)  # type: ignore[attr-defined]
+    transaction.on_commit(lambda: bot_play_turn.delay(match_id, ply), robust=True)

@@ -25,9 +25,9 @@ from games.errors import (
     StalePly,
 )
 from games.events import publish_match_event
-from games.models import Action, Game, Match, Player
+from games.models import Action, Game, Match, Player, Seat
 from games.selectors import cache_state, current_game, game_state
-from games.services.common import lock_match, set_turn, side_of, sides
+from games.services.common import lock_match, set_turn, side_of, sides, turn_after, turn_started
 from games.services.matches import deal_game
 from games.signals import match_finished
 
@@ -56,11 +56,13 @@ def action_submit(
             if earlier.code != code or earlier.ply != ply:
                 raise IdempotencyKeyReused()
             return Applied(match=match, ply=earlier.ply)
-    seat = match.seats.filter(player=player).first()
+    seats = list(match.seats.select_related("player"))
+    seat = next((s for s in seats if s.player_id == player.pk), None)
     if seat is None:
         raise NotSeated()
     return _act(
         match,
+        seats=seats,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -83,6 +85,7 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
     code = house_bot_action(seat.bot_level, state, seat.index, seed=_bot_seed(match, ply))
     return _act(
         match,
+        seats=None,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -114,6 +117,7 @@ def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
     seat.save(update_fields=["timeouts"])
     applied = _act(
         match,
+        seats=None,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -147,6 +151,7 @@ def _current_state(match: Match) -> State:
 def _act(
     match: Match,
     *,
+    seats: list[Seat] | None,
     seat: int,
     code: str,
     ply: int,
@@ -169,10 +174,15 @@ def _act(
         raise IllegalActionError(
             exc.reason, action=code, ply=ply, legal=list(state.legal_actions())
         ) from None
-    # The compare-and-swap on the ply: a no-op lock on SQLite still cannot let two actions share a ply.
-    if Match.objects.filter(pk=match.pk, ply=ply).update(ply=ply + 1) != 1:
+    # The compare-and-swap on the ply (a no-op lock on SQLite still cannot let two actions share a ply),
+    # which also starts the next turn's clock.
+    turn_seat, turn_deadline = turn_after(match, after, seats)
+    moved = Match.objects.filter(pk=match.pk, ply=ply).update(
+        ply=ply + 1, turn_seat=turn_seat, turn_deadline=turn_deadline
+    )
+    if moved != 1:
         raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
-    match.ply = ply + 1
+    match.ply, match.turn_seat, match.turn_deadline = ply + 1, turn_seat, turn_deadline
     try:
         with transaction.atomic():
             Action.objects.create(
@@ -191,7 +201,7 @@ def _act(
     if after.is_terminal():
         _finish_game(match, game, after)
     else:
-        set_turn(match, after)
+        turn_started(match, seats)
     return Applied(match=match, ply=ply)
 
 

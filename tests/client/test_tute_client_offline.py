@@ -1,0 +1,183 @@
+"""The bot client without the project's server: transport edge cases against tiny local HTTP servers,
+and run_bot's loop against a scripted client."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from client import tute_client
+from client.tute_client import ApiError, Event, TransportError, TuteClient, run_bot
+
+
+@contextmanager
+def fake_server(status: int, headers: dict[str, str], body: bytes) -> Iterator[str]:
+    """A server that answers every request with ``status``, ``headers`` and ``body``, then closes."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def answer(self) -> None:
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.wfile.write(body)
+
+        do_GET = do_POST = answer
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def test_a_redirect_is_reported_not_followed() -> None:
+    # given: a site that redirects to https (the token must not follow it, a POST must not become a GET)
+    target = "https://tute.example/api/v1/matches/1/actions/"
+    redirect = {"Location": target, "Content-Length": "0"}
+
+    # then: the client says where it was sent
+    with fake_server(301, redirect, b"") as url, pytest.raises(ApiError) as redirected:
+        TuteClient(url, "token").act(1, "play:1O", 0)
+    assert (redirected.value.status, redirected.value.code) == (301, "redirected")
+    assert target in redirected.value.message
+
+
+def test_an_error_page_that_is_not_the_apis_json_still_gives_an_api_error() -> None:
+    page = b"<html><body><h1>502 Bad Gateway</h1></body></html>"
+    headers = {"Content-Type": "text/html", "Content-Length": str(len(page))}
+
+    with fake_server(502, headers, page) as url, pytest.raises(ApiError) as failed:
+        TuteClient(url, "token").me()
+
+    assert (failed.value.status, failed.value.code, failed.value.message) == (502, "http_502", "Bad Gateway")
+
+
+def test_a_stream_cut_in_the_middle_of_a_line_is_a_transport_error() -> None:
+    body = b'{"type": "hello", "player": "b", "keepalive": 15.0}\n{"type": "your_tu'
+    with fake_server(200, {"Content-Type": "application/x-ndjson"}, body) as url:
+        events = TuteClient(url, "token").events()
+        assert next(events)["type"] == "hello"
+        with pytest.raises(TransportError, match="cut in the middle"):
+            next(events)
+
+
+class ScriptedClient(TuteClient):
+    """A client whose event stream plays a script: each item is a list of events, or an exception."""
+
+    def __init__(self, script: list[list[Event] | Exception], stop: threading.Event) -> None:
+        super().__init__("http://127.0.0.1:9", "token")
+        self.script = script
+        self.stop = stop
+        self.acted: list[tuple[int, str, int]] = []
+        self.accepted: list[int] = []
+
+    def events(self, max_seconds: float | None = None) -> Generator[Event, None, None]:
+        if not self.script:  # the end of the script: stop the bot
+            self.stop.set()
+            yield HELLO
+            return
+        step = self.script.pop(0)
+        if isinstance(step, Exception):
+            raise step
+        yield from step
+
+    def act(self, match_id: int, action: str, ply: int, idempotency_key: str | None = None) -> Event:
+        self.acted.append((match_id, action, ply))
+        return {}
+
+    def accept(self, match_id: int) -> Event:
+        self.accepted.append(match_id)
+        return {}
+
+
+HELLO: Event = {"type": "hello", "player": "b", "keepalive": 15.0}
+BYE: Event = {"type": "bye", "reason": "max_seconds"}
+
+
+@pytest.fixture
+def pauses(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The reconnect pauses run_bot takes, recorded instead of slept."""
+    taken: list[float] = []
+    monkeypatch.setattr(tute_client, "_sleep", lambda seconds, stop: taken.append(seconds))
+    return taken
+
+
+def test_run_bot_backs_off_while_the_stream_keeps_failing(pauses: list[float]) -> None:
+    # given: a stream that fails four times, then works until its bye, then fails again
+    stop = threading.Event()
+    drop = TransportError("connection refused")
+    client = ScriptedClient([drop, drop, drop, drop, [HELLO, BYE], [HELLO, BYE], drop], stop)
+
+    # when: the bot runs through the script
+    run_bot(client, lambda event: event["legal"][0], reconnect_delay=1, max_reconnect_delay=5, stop=stop)
+
+    # then: 1, 2, 4, then capped at 5; after the byes at once; a new failure starts from 1 again
+    assert pauses == [1, 2, 4, 5, 1]
+
+
+def test_run_bot_waits_as_long_as_a_throttled_stream_asks(pauses: list[float]) -> None:
+    stop = threading.Event()
+    throttled = ApiError(429, "throttled", "Request was throttled.", retry_after=7)
+    client = ScriptedClient([throttled, ApiError(503, "http_503", "Service Unavailable")], stop)
+
+    run_bot(client, lambda event: event["legal"][0], reconnect_delay=1, stop=stop)
+
+    assert pauses == [7, 2]
+
+
+def test_run_bot_gives_up_on_a_bad_token(pauses: list[float]) -> None:
+    stop = threading.Event()
+    client = ScriptedClient([ApiError(401, "authentication_failed", "Invalid or revoked token.")], stop)
+
+    with pytest.raises(ApiError) as refused:
+        run_bot(client, lambda event: event["legal"][0], stop=stop)
+
+    assert refused.value.status == 401 and pauses == []
+
+
+def test_run_bot_accepts_challenges_and_plays_turns_with_their_ply(pauses: list[float]) -> None:
+    # given: a challenge, then a turn, in one connection
+    stop = threading.Event()
+    turn = {"type": "your_turn", "match": 7, "ply": 12, "legal": ["play:1C", "play:3C"], "view": {}}
+    challenge = {"type": "challenge", "match": 7, "game": "tute2", "seat": 0, "ply": 0}
+    client = ScriptedClient([[HELLO, challenge, turn, BYE]], stop)
+    seen: list[Event] = []
+
+    # when: the bot runs, choosing the last legal code
+    run_bot(client, lambda event: event["legal"][-1], stop=stop, on_event=seen.append)
+
+    # then: it accepted, acted at the turn's ply, and every event went through on_event
+    assert client.accepted == [7]
+    assert client.acted == [(7, "play:3C", 12)]
+    assert [e["type"] for e in seen] == ["hello", "challenge", "your_turn", "bye", "hello"]
+
+
+def test_run_bot_declines_when_the_policy_says_no(pauses: list[float]) -> None:
+    stop = threading.Event()
+    challenge = {"type": "challenge", "match": 3, "game": "pocha", "seat": 1, "ply": 0}
+    declined: list[tuple[int, str]] = []
+
+    class Declining(ScriptedClient):
+        def decline(self, match_id: int, reason: str = "") -> Event:
+            declined.append((match_id, reason))
+            return {}
+
+    client = Declining([[HELLO, challenge, BYE]], stop)
+
+    run_bot(client, lambda e: e["legal"][0], accept_challenges=lambda e: e["game"] == "tute2", stop=stop)
+
+    assert client.accepted == [] and declined == [(3, "the bot declined")]

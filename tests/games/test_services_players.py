@@ -1,0 +1,143 @@
+"""Player services: a player per user, bot accounts owned by people, API tokens kept as digests."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from django.contrib.auth.models import User
+
+from games.errors import HandleTaken, NotABot
+from games.models import ApiToken, Player
+from games.services import bot_create, bot_settings_update, bot_token_rotate, player_for_user, token_create
+from tests.factories import BotPlayerFactory, PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def test_player_for_user_makes_one_player_with_a_handle_from_the_username() -> None:
+    user = UserFactory(username="Ana María")
+
+    first = player_for_user(user=user)
+    again = player_for_user(user=user)
+
+    assert first == again
+    assert Player.objects.filter(user=user).count() == 1
+    assert first.handle == "ana-maria"
+    assert first.display_name == "Ana María"
+    assert not first.is_bot and first.owner is None
+
+
+def test_player_for_user_picks_a_free_handle() -> None:
+    PlayerFactory(handle="ana")
+
+    player = player_for_user(user=UserFactory(username="ana"))
+
+    assert player.handle == "ana-2"
+
+
+def test_a_token_is_returned_once_and_only_its_digest_is_stored() -> None:
+    user = UserFactory()
+
+    token = token_create(user=user)
+
+    row = ApiToken.objects.get(user=user)
+    assert len(token) >= 40
+    assert row.digest == sha256(token)
+    assert row.prefix == token[:8]
+    # and: no column holds the token itself
+    stored = [str(value) for value in ApiToken.objects.filter(pk=row.pk).values().get().values()]
+    assert not any(token in value for value in stored)
+
+
+def test_tokens_differ() -> None:
+    user = UserFactory()
+
+    tokens = {token_create(user=user) for _ in range(10)}
+
+    assert len(tokens) == 10
+    assert ApiToken.objects.filter(user=user).count() == 10
+
+
+def test_bot_create_makes_a_bot_account_owned_by_its_person() -> None:
+    owner = UserFactory()
+
+    bot, token = bot_create(owner=owner, handle="robo", display_name="Robo 1")
+
+    assert bot.is_bot and bot.owner == owner
+    assert (bot.handle, bot.display_name, str(bot)) == ("robo", "Robo 1", "robo (bot)")
+    assert not bot.user.has_usable_password()
+    assert ApiToken.objects.get(user=bot.user).digest == sha256(token)
+    assert list(owner.bots.all()) == [bot]
+
+
+def test_bot_create_uses_the_handle_as_display_name_by_default() -> None:
+    bot, _ = bot_create(owner=UserFactory(), handle="plain")
+
+    assert bot.display_name == "plain"
+
+
+def test_bot_create_refuses_a_taken_handle() -> None:
+    PlayerFactory(handle="taken")
+    owner = UserFactory()
+
+    with pytest.raises(HandleTaken) as refused:
+        bot_create(owner=owner, handle="taken")
+
+    assert refused.value.http_status == 409
+    assert not Player.objects.filter(owner=owner).exists()
+
+
+def test_bot_create_refuses_a_handle_whose_account_name_is_taken() -> None:
+    # given: a person whose username is what the bot's account would be called
+    UserFactory(username="bot-clash")
+    owner = UserFactory()
+
+    with pytest.raises(HandleTaken):
+        bot_create(owner=owner, handle="clash")
+
+    assert not Player.objects.filter(handle="clash").exists()
+    assert User.objects.filter(username="bot-clash").count() == 1
+
+
+def test_bot_token_rotate_revokes_every_old_token() -> None:
+    owner = UserFactory()
+    bot, first = bot_create(owner=owner, handle="rot")
+    token_create(user=bot.user)
+
+    new = bot_token_rotate(owner=owner, handle="rot")
+
+    assert new != first
+    assert list(ApiToken.objects.filter(user=bot.user).values_list("digest", flat=True)) == [sha256(new)]
+
+
+@pytest.mark.parametrize("whose", ["another owner's bot", "a person", "nobody"])
+def test_bot_token_rotate_only_for_ones_own_bots(whose: str) -> None:
+    owner = UserFactory()
+    handle = {
+        "another owner's bot": lambda: BotPlayerFactory().handle,
+        "a person": lambda: PlayerFactory().handle,
+        "nobody": lambda: "no-such-bot",
+    }[whose]()
+    tokens_before = ApiToken.objects.count()
+
+    with pytest.raises(NotABot) as refused:
+        bot_token_rotate(owner=owner, handle=handle)
+
+    assert refused.value.http_status == 404
+    assert ApiToken.objects.count() == tokens_before
+
+
+def test_bot_settings_update_only_for_ones_own_bots() -> None:
+    owner = UserFactory()
+    bot, _ = bot_create(owner=owner, handle="auto")
+
+    assert bot_settings_update(owner=owner, handle="auto", auto_accept=True).auto_accept
+    with pytest.raises(NotABot):
+        bot_settings_update(owner=UserFactory(), handle="auto", auto_accept=False)
+    bot.refresh_from_db()
+    assert bot.auto_accept

@@ -1,0 +1,197 @@
+"""API plumbing: throttling per account and per address (429 + Retry-After), the body limit, pagination
+limits, the OpenAPI schema and its docs pages.
+
+DRF reads throttle rates when the throttle classes are defined, so the tests patch the rates on the class
+rather than in settings; the counters live in the cache, cleared around each test.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.core.cache import cache
+from django.core.management import call_command
+from rest_framework.test import APIClient
+from rest_framework.throttling import SimpleRateThrottle
+
+from games.models import Match, Player
+from games.services import token_create
+from tests.factories import PlayerFactory
+
+pytestmark = pytest.mark.django_db
+
+API_PATHS = [
+    "/api/v1/matches/",
+    "/api/v1/matches/{match_id}/",
+    "/api/v1/matches/{match_id}/join/",
+    "/api/v1/matches/{match_id}/leave/",
+    "/api/v1/matches/{match_id}/resign/",
+    "/api/v1/matches/{match_id}/abort/",
+    "/api/v1/matches/{match_id}/view/",
+    "/api/v1/matches/{match_id}/actions/",
+    "/api/v1/matches/{match_id}/record/",
+    "/api/v1/bots/",
+    "/api/v1/bots/{handle}/token/",
+    "/api/v1/me/",
+    "/api/v1/me/tokens/",
+]
+
+
+@pytest.fixture(autouse=True)
+def empty_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def rates(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, str]]:
+    """The throttle rates in force for this test; edit the dict to lower them."""
+    current = {"user": "1000/min", "address": "1000/min"}
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", current)
+    yield current
+
+
+def token_client(player: Player, address: str = "10.0.0.1") -> APIClient:
+    client = APIClient(REMOTE_ADDR=address)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=player.user)}")
+    return client
+
+
+def test_an_account_over_its_rate_gets_429_with_retry_after(rates: dict[str, str]) -> None:
+    # given: 3 requests a minute per account
+    rates["user"] = "3/min"
+    alice, bob = PlayerFactory(), PlayerFactory()
+    client = token_client(alice)
+
+    # when: alice makes 4
+    statuses = [client.get("/api/v1/me/").status_code for _ in range(4)]
+
+    # then: the 4th is refused with 429, the error shape and a Retry-After in seconds
+    assert statuses == [200, 200, 200, 429]
+    refused = client.get("/api/v1/me/")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled" and set(refused.json()) == {"code", "message", "detail"}
+    assert 0 < int(refused["Retry-After"]) <= 60
+    # and: another account from the same address is not held back by alice's count
+    assert token_client(bob).get("/api/v1/me/").status_code == 200
+
+
+def test_two_tokens_of_one_account_share_its_rate(rates: dict[str, str]) -> None:
+    rates["user"] = "2/min"
+    player = PlayerFactory()
+    first, second = token_client(player, "10.0.0.1"), token_client(player, "10.0.0.2")
+
+    assert [first.get("/api/v1/me/").status_code, second.get("/api/v1/me/").status_code] == [200, 200]
+    assert second.get("/api/v1/me/").status_code == 429
+
+
+def test_an_address_over_its_rate_gets_429_signed_in_or_not(rates: dict[str, str]) -> None:
+    # given: 3 requests a minute per address
+    rates["address"] = "3/min"
+    anonymous = APIClient(REMOTE_ADDR="10.0.0.9")
+    signed_in = token_client(PlayerFactory(), "10.0.0.9")
+    elsewhere = APIClient(REMOTE_ADDR="10.0.0.10")
+
+    # when: two clients at one address make 4 requests between them
+    statuses = [
+        anonymous.get("/api/v1/matches/").status_code,
+        signed_in.get("/api/v1/me/").status_code,
+        anonymous.get("/api/v1/matches/").status_code,
+        signed_in.get("/api/v1/me/").status_code,
+    ]
+
+    # then: the 4th is refused; another address is not
+    assert statuses == [200, 200, 200, 429]
+    refused = anonymous.get("/api/v1/matches/")
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert elsewhere.get("/api/v1/matches/").status_code == 200
+
+
+def test_a_throttled_write_changes_nothing(rates: dict[str, str]) -> None:
+    rates["user"] = "1/min"
+    client = token_client(PlayerFactory())
+    assert client.post("/api/v1/matches/", {"game": "tute2"}, format="json").status_code == 201
+
+    refused = client.post("/api/v1/matches/", {"game": "tute2"}, format="json")
+
+    assert refused.status_code == 429
+    assert Match.objects.count() == 1
+
+
+def test_the_default_rates_are_the_documented_ones() -> None:
+    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] == [
+        "tute_site.api.PerUserThrottle",
+        "tute_site.api.PerAddressThrottle",
+    ]
+    assert set(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]) == {"user", "address"}
+
+
+@pytest.mark.parametrize("size", [16 * 1024 + 1, 100_000])
+def test_a_body_over_the_limit_is_a_413(size: int, rates: dict[str, str]) -> None:
+    client = token_client(PlayerFactory())
+    body = json.dumps({"game": "tute2", "pad": "x" * size})
+
+    response = client.generic("POST", "/api/v1/matches/", body, content_type="application/json")
+
+    assert response.status_code == 413
+    assert response.json()["code"] == "request_too_large"
+
+
+def test_a_body_just_under_the_limit_is_parsed(rates: dict[str, str]) -> None:
+    client = token_client(PlayerFactory())
+    body = json.dumps({"game": "tute2", "rated": False})
+    body = body[:-1] + ", " + '"pad": "' + "x" * (16 * 1024 - len(body) - 12) + '"}'
+    assert len(body.encode()) <= 16 * 1024
+
+    response = client.generic("POST", "/api/v1/matches/", body, content_type="application/json")
+
+    assert response.status_code == 201, response.content
+
+
+def test_an_empty_body_is_an_empty_object(rates: dict[str, str]) -> None:
+    client = token_client(PlayerFactory())
+
+    response = client.generic("POST", "/api/v1/matches/", b"", content_type="application/json")
+
+    assert response.status_code == 400
+    assert "game" in response.json()["detail"]
+
+
+def test_the_openapi_schema_lists_every_endpoint_and_the_token_scheme(anon_client: APIClient) -> None:
+    response = anon_client.get("/api/v1/schema/?format=json")
+
+    assert response.status_code == 200
+    schema = json.loads(response.content)
+    assert schema["openapi"].startswith("3.")
+    assert set(API_PATHS) <= set(schema["paths"])
+    assert schema["components"]["securitySchemes"]["tokenAuth"]["in"] == "header"
+    actions = schema["paths"]["/api/v1/matches/{match_id}/actions/"]["post"]
+    assert any(p["name"] == "Idempotency-Key" for p in actions["parameters"])
+
+
+def test_the_schema_validates_and_games_has_no_schema_warnings(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    call_command("spectacular", "--validate", "--file", str(tmp_path / "schema.yml"))
+
+    warnings = capsys.readouterr().err
+    assert "games/" not in warnings, warnings
+    assert (tmp_path / "schema.yml").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("path", ["/api/v1/docs/", "/api/v1/redoc/"])
+def test_the_docs_pages_render(anon_client: APIClient, path: str) -> None:
+    response = anon_client.get(path)
+
+    assert response.status_code == 200
+    assert "/api/v1/schema/" in response.content.decode()
+
+
+@pytest.fixture
+def anon_client() -> APIClient:
+    return APIClient()

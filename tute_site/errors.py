@@ -1,0 +1,26 @@
+"""Django-level error pages: the API's paths answer in the API's error shape, the rest in HTML."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+
+from tute_site.exceptions import error_body
+
+
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request: HttpRequest, exception: Exception | None = None, **kwargs: Any) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("not_found", "No API endpoint at this path."), status=404)
+    return defaults.page_not_found(request, exception or Exception())
+
+
+def server_error(request: HttpRequest, **kwargs: Any) -> HttpResponse:
+    if _is_api(request):
+        return JsonResponse(error_body("server_error", "Something went wrong on our side."), status=500)
+    return defaults.server_error(request)
