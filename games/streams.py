@@ -10,7 +10,7 @@ import json
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db.models import Q
@@ -21,6 +21,9 @@ from games.models import Match, Player, Seat
 from games.selectors import match_view_for
 
 KEEPALIVE_SECONDS = 15.0
+#: A connection also hears of matches that finished this shortly before it opened, so a bot whose stream
+#: dropped just as its last move ended the match still gets ``match_finished``.
+RECENT_FINISH = timedelta(minutes=5)
 
 
 @dataclass
@@ -40,7 +43,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
         Seat.objects.filter(player=player)
         .filter(
             Q(match__status__in=[Match.Status.OPEN, Match.Status.IN_PROGRESS])
-            | Q(match__finished_at__gte=memory.connected_at)
+            | Q(match__finished_at__gte=memory.connected_at - RECENT_FINISH)
         )
         .select_related("match")
         .order_by("match_id")

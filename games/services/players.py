@@ -18,17 +18,25 @@ TOKEN_BYTES = 32
 
 @transaction.atomic
 def player_for_user(*, user: User) -> Player:
-    """The user's player, made on first use with a handle derived from the username."""
-    existing = Player.objects.filter(user=user).first()
-    if existing is not None:
-        return existing
+    """The user's player, made on first use with a handle derived from the username.
+
+    Safe under parallel first requests: a losing insert (the user's player, or the handle, taken a
+    moment earlier) is rolled back to its savepoint and the winner's row is read, or the next handle tried.
+    """
     base = slugify(user.get_username())[:24] or "player"
-    handle = base
-    suffix = 1
-    while Player.objects.filter(handle=handle).exists():
-        suffix += 1
-        handle = f"{base}-{suffix}"
-    return Player.objects.create(user=user, handle=handle, display_name=user.get_username())
+    for suffix in range(1, 1000):
+        existing = Player.objects.filter(user=user).first()
+        if existing is not None:
+            return existing
+        handle = base if suffix == 1 else f"{base}-{suffix}"
+        if Player.objects.filter(handle=handle).exists():
+            continue
+        try:
+            with transaction.atomic():
+                return Player.objects.create(user=user, handle=handle, display_name=user.get_username())
+        except IntegrityError:
+            continue
+    raise HandleTaken(f"No free handle left for {user.get_username()!r}.")
 
 
 @transaction.atomic
