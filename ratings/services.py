@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import Q, QuerySet
 
 from games.models import Game, Match, Seat
@@ -117,8 +117,10 @@ def match_ratings_apply_pending(*, match_id: int) -> int:
         if pending_id == match_id:
             applied += match_ratings_apply(match_id=pending_id)
             continue
-        try:  # an earlier match that cannot be rated must not hold up this one; its own task retries it
+        try:  # an earlier match that cannot be rated must not hold up this one
             applied += match_ratings_apply(match_id=pending_id)
+        except OperationalError:
+            raise  # a passing database fault: the task retries, keeping the finishing order
         except Exception:
             log.exception("rating match %s (before match %s) failed", pending_id, match_id)
     return applied

@@ -352,7 +352,7 @@ def test_recompute_copes_with_two_house_bots_of_one_level_in_a_match(
     (a,) = players(1)
     played_match("tute4", [a, "rule", "random", "rule"], seed=3)
 
-    # when: the recompute (today: IntegrityError on rating_change_once_per_match, nothing rebuilt)
+    # when: the recompute (two changes for one (match, pool, subject) would break its unique constraint)
     rated, _ = ratings_recompute()
 
     # then

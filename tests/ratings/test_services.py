@@ -555,7 +555,7 @@ def test_new_rating_rows_are_created_in_pool_and_subject_order(
     assert rows == sorted(rows)
 
 
-# -- the same house bot in two seats (bug: see the report) ----------------------------------------------
+# -- the same house bot in two seats: one competitor --------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -578,7 +578,7 @@ def test_a_match_with_two_house_bots_of_one_level_is_rated_once_per_competitor(
     seated: list[Player | str] = [next(people) if s == "p" else s for s in seats]
     match = resigned_match(game, seated, loser=0, options=options)
 
-    # when: its ratings are applied (today: IntegrityError on rating_change_once_per_match)
+    # when: its ratings are applied (one change per (match, pool, subject): a unique constraint)
     match_ratings_apply(match_id=match.pk)
 
     # then: every player is rated, and the house bot's rating counts the match once

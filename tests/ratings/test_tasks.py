@@ -12,11 +12,12 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError, connection, transaction
 
 from games.models import Match, Player
 from games.services import SeatSpec, challenge_accept, match_abort, match_create, match_resign
 from games.signals import match_finished
+from ratings import services
 from ratings.models import Pool, Rating, RatingChange
 from ratings.services import match_ratings_apply, ratings_recompute
 from ratings.tasks import apply_match_ratings
@@ -120,19 +121,59 @@ def test_a_late_task_applies_the_earlier_matches_first(
 
 @pytest.mark.django_db
 def test_a_match_that_fails_to_rate_does_not_hold_up_the_later_ones(
-    players: Callable[[int], list[Player]], resigned_match: Callable[..., Match]
+    players: Callable[[int], list[Player]],
+    resigned_match: Callable[..., Match],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # given: a Tute 4 match of a player and three house bots, two of them "rule", finishes first
-    # (rating it fails today: see test_services.py, two house bots of one level), then a Tute 2 match
-    a, b, c = players(3)
-    resigned_match("tute4", [a, "rule", "random", "rule"], loser=0)
-    later = resigned_match("tute2", [b, c], loser=1)
+    # given: two matches; rating the earlier one fails for good (bad data: an IntegrityError, as two
+    # house bots of one level once caused, see test_services.py)
+    a, b, c, d = players(4)
+    stuck = resigned_match("tute2", [a, b], loser=1)
+    later = resigned_match("tute2", [c, d], loser=1)
+    apply = services.match_ratings_apply
 
-    # when: the later match's task runs (it first applies the earlier unrated match)
-    apply_match_ratings(later.pk)
+    def broken(*, match_id: int) -> int:
+        if match_id == stuck.pk:
+            raise IntegrityError("duplicate key value violates unique constraint")
+        return apply(match_id=match_id)
+
+    monkeypatch.setattr(services, "match_ratings_apply", broken)
+
+    # when: the later match's task runs (it first tries the earlier unrated match)
+    applied = apply_match_ratings(later.pk)
 
     # then: the later match is rated all the same
+    assert applied == 2
     assert RatingChange.objects.filter(match=later).count() == 2
+    assert not RatingChange.objects.filter(match=stuck).exists()
+
+
+@pytest.mark.django_db
+def test_a_transient_database_error_on_an_earlier_match_retries_the_task_rather_than_skip_it(
+    players: Callable[[int], list[Player]],
+    resigned_match: Callable[..., Match],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given: two matches of the same players, neither rated yet
+    a, b = players(2)
+    first = resigned_match("tute2", [a, b], loser=1)
+    second = resigned_match("tute2", [a, b], loser=0)
+    # and: rating the first one meets a transient database error (a lock timeout, a dropped connection)
+    apply = services.match_ratings_apply
+
+    def flaky(*, match_id: int) -> int:
+        if match_id == first.pk:
+            raise OperationalError("canceling statement due to lock timeout")
+        return apply(match_id=match_id)
+
+    monkeypatch.setattr(services, "match_ratings_apply", flaky)
+
+    # when: the second match's task runs (called directly, Celery's autoretry re-raises the error)
+    with pytest.raises(OperationalError):
+        apply_match_ratings(second.pk)
+
+    # then: the second match waits for the retry; rated now, it would come before the first
+    assert not RatingChange.objects.filter(match=second).exists()
 
 
 def test_the_task_is_named_bounded_and_retried_on_database_errors() -> None:
