@@ -245,6 +245,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TIMEZONE = TIME_ZONE
+# Celery's Django fix-up closes the DB connection around every task unless told to reuse it: a new
+# PostgreSQL connection per bot turn cost ~7 ms a reply (docs/PERFORMANCE.md, issue 4).
+CELERY_DB_REUSE_MAX = env_int("TUTE_CELERY_DB_REUSE_MAX", 1000)
 # Long countdowns are never left on the broker (Redis redelivers them after its visibility timeout):
 # turn clocks are deadlines in the database, and this sweeper finds the overdue ones.
 TUTE_SWEEP_SECONDS = float(os.environ.get("TUTE_SWEEP_SECONDS", "5"))
