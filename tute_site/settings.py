@@ -315,6 +315,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
-        "celery": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "celery": {"level": LOG_LEVEL},  # the worker installs its own handlers; keep them
     },
 }
