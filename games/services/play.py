@@ -78,14 +78,15 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
     match = lock_match(match_id)
     if match.status != Match.Status.IN_PROGRESS or match.ply != ply:
         return None
-    seat = match.seats.filter(index=match.turn_seat).first() if match.turn_seat is not None else None
+    seats = list(match.seats.select_related("player"))
+    seat = next((s for s in seats if s.index == match.turn_seat), None)
     if seat is None or not seat.bot_level:
         return None
     state = _current_state(match)
     code = house_bot_action(seat.bot_level, state, seat.index, seed=_bot_seed(match, ply))
     return _act(
         match,
-        seats=None,
+        seats=seats,
         seat=seat.index,
         code=code,
         ply=ply,
