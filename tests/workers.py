@@ -26,8 +26,9 @@ from typing import IO, Any, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-#: The Redis database the worker tests use as their broker; flushed before a worker starts.
-TEST_BROKER_DB = 15
+#: The Redis database the worker tests use as their broker; flushed before a worker starts. Runs that
+#: share one Redis at the same time (two checkouts on one machine) give each its own with TUTE_TEST_REDIS_DB.
+TEST_BROKER_DB = int(os.environ.get("TUTE_TEST_REDIS_DB", "15"))
 QUEUE = "celery"
 #: Kombu's Redis keys of messages delivered but not acknowledged yet (acks_late keeps them there).
 UNACKED_KEY = "unacked"

@@ -60,7 +60,7 @@ def state_of(match: Match) -> tuple[int, int, str]:
         ({"action": "bid:3", "ply": 0}, 422, "illegal_action", None),
         ({"action": "sing:tute", "ply": 0}, 422, "illegal_action", None),
         ({"action": "pass", "ply": 0}, 422, "illegal_action", None),
-        ({"action": "exchange:7O", "ply": 0}, 422, "illegal_action", None),
+        ({"action": "{illegal exchange}", "ply": 0}, 422, "illegal_action", None),
     ],
 )
 def test_a_bad_action_body_is_refused_and_changes_nothing(
@@ -79,6 +79,9 @@ def test_a_bad_action_body_is_refused_and_changes_nothing(
         body = {**body, "action": now.legal[0]}
     if body.get("action") == ["{legal}"]:
         body = {**body, "action": [now.legal[0]]}
+    if body.get("action") == "{illegal exchange}":  # the swap of the 7 of a suit that is not trump
+        swaps = (f"exchange:7{suit}" for suit in "OCEB")
+        body = {**body, "action": next(code for code in swaps if code not in now.legal)}
     before = state_of(match)
 
     # when: it posts the bad body

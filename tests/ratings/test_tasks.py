@@ -22,6 +22,7 @@ from ratings.models import Pool, Rating, RatingChange
 from ratings.services import match_ratings_apply, ratings_recompute
 from ratings.tasks import apply_match_ratings
 from tests.workers import (
+    TEST_BROKER_DB,
     Worker,
     broker_backlog,
     broker_url_for_tests,
@@ -33,9 +34,9 @@ from tests.workers import (
     wait_for,
 )
 
-#: A Redis database of its own, so that these tests and the games worker tests (database 15) may run
-#: side by side.
-RATINGS_BROKER_DB = 13
+#: A Redis database of its own, so that these tests and the games worker tests (TEST_BROKER_DB) may
+#: run side by side.
+RATINGS_BROKER_DB = TEST_BROKER_DB - 2
 
 
 def rows(match: Match) -> list[tuple[str, str, float, float]]:
