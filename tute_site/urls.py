@@ -1,4 +1,4 @@
-"""Top-level URLs: the admin, the health check, and each app's API under /api/v1/."""
+"""Top-level URLs: the admin, the health check, each app's API under /api/v1/, and the website at /."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -14,6 +14,8 @@ urlpatterns = [
     path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("web.urls")),
 ]
 
 handler404 = "tute_site.errors.not_found"

@@ -1,0 +1,102 @@
+"""Fixtures for the website's tests: people, matches played through the games services, ratings."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from typing import Any, cast
+
+import pytest
+from django.core.cache import cache
+
+from games import selectors
+from games.models import Match, Player, Seat
+from games.selectors import current_game, game_state
+from games.services import action_submit, bot_turn_play, player_for_user
+from ratings.models import Rating
+from tests.factories import MatchFactory, PlayerFactory, UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _static_without_manifest(settings: Any) -> None:
+    """Static URLs without ``collectstatic``'s manifest (production runs collectstatic first)."""
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _fresh_process_state() -> Iterator[None]:
+    """The engine-state cache and the cache start empty: SQLite hands ids out again after a rollback."""
+    cache.clear()
+    with selectors._STATES_LOCK:
+        selectors._STATES.clear()
+    yield
+    cache.clear()
+
+
+def new_player(**fields: Any) -> Player:
+    return cast(Player, PlayerFactory(**fields))
+
+
+def person(username: str) -> Player:
+    """A person with a user account and its player, as signing up makes them."""
+    return player_for_user(user=UserFactory(username=username))
+
+
+def bot_match(game: str, me: Player, *, level: str = "rule", players: int | None = None) -> Match:
+    """A match of ``me`` against house bots, started at once."""
+    seats_total = {"tute2": 2, "tute4": 4}.get(game, players or 4)
+    return cast(
+        Match,
+        MatchFactory(
+            created_by=me,
+            game=game,
+            players=None if game != "pocha" else seats_total,
+            seats=[me] + [level] * (seats_total - 1),
+        ),
+    )
+
+
+def play_out(match: Match, seed: int = 1, max_plies: int = 5000) -> Match:
+    """Random legal moves for the people, the house bots' own moves for theirs, until the match ends."""
+    rng = random.Random(seed)
+    seated = {s.index: s.player for s in Seat.objects.select_related("player").filter(match=match)}
+    match.refresh_from_db()
+    for _ in range(max_plies):
+        if match.status != Match.Status.IN_PROGRESS:
+            return match
+        game = current_game(match)
+        assert game is not None
+        state = game_state(match=match, game=game)
+        seat = state.current_player()
+        assert seat is not None
+        player = seated[seat]
+        if player is None:
+            applied = bot_turn_play(match_id=match.pk, ply=match.ply)
+        else:
+            applied = action_submit(
+                match_id=match.pk, player=player, code=rng.choice(state.legal_actions()), ply=match.ply
+            )
+        assert applied is not None
+        match = applied.match
+        match.refresh_from_db()
+    raise AssertionError(f"match {match.pk} did not finish in {max_plies} plies")
+
+
+def rate(pool: str, player: Player, rating: float, matches: int = 12) -> Rating:
+    """A rating as earlier rated matches would have left it."""
+    return Rating.objects.create(
+        pool=pool,
+        subject=f"player:{player.pk}",
+        player=player,
+        is_bot=player.is_bot,
+        rating=rating,
+        rated_matches=matches,
+    )
+
+
+@pytest.fixture
+def make_person(db: None) -> Callable[[str], Player]:
+    return person

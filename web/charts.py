@@ -1,0 +1,114 @@
+"""The rating-history chart: geometry for an inline SVG drawn by the template, computed here.
+
+Pure functions of the history rows (``ratings.selectors.player_ratings``): no queries, no markup.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+WIDTH = 640
+HEIGHT = 220
+PAD_LEFT = 48
+PAD_RIGHT = 12
+PAD_TOP = 12
+PAD_BOTTOM = 28
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    x: float
+    y: float
+    rating: float
+    label: str  # the date, for the point's tooltip
+    match: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    pos: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    width: int
+    height: int
+    points: list[ChartPoint]
+    polyline: str
+    y_ticks: list[Tick]
+    x_ticks: list[Tick]
+    left: int
+    right: int
+    top: int
+    bottom: int
+
+
+def _nice_step(span: float) -> float:
+    raw = span / 4 or 1.0
+    power = 10 ** math.floor(math.log10(raw))
+    for mult in (1, 2, 5, 10):
+        if raw <= mult * power:
+            return mult * power
+    return 10 * power
+
+
+def rating_chart(history: list[dict[str, Any]], *, initial: float | None = None) -> Chart | None:
+    """Geometry of a line chart of ``history`` (rows with ``date``, ``rating``, ``match``), oldest first.
+
+    ``initial`` (the rating before the first match) starts the line. None when there is nothing to draw.
+    """
+    if not history:
+        return None
+    values = [float(row["rating"]) for row in history]
+    labels = [row["date"].strftime("%Y-%m-%d") for row in history]
+    matches: list[int | None] = [row.get("match") for row in history]
+    if initial is not None:
+        values.insert(0, float(initial))
+        labels.insert(0, "")
+        matches.insert(0, None)
+    low, high = min(values), max(values)
+    if high - low < 20:
+        mid = (high + low) / 2
+        low, high = mid - 10, mid + 10
+    step = _nice_step(high - low)
+    low = math.floor(low / step) * step
+    high = math.ceil(high / step) * step
+    left, right = PAD_LEFT, WIDTH - PAD_RIGHT
+    top, bottom = PAD_TOP, HEIGHT - PAD_BOTTOM
+    count = len(values)
+
+    def x_of(i: int) -> float:
+        return left + (right - left) * (i / (count - 1) if count > 1 else 0.5)
+
+    def y_of(v: float) -> float:
+        return bottom - (bottom - top) * (v - low) / (high - low)
+
+    points = [
+        ChartPoint(
+            x=round(x_of(i), 1), y=round(y_of(v), 1), rating=round(v), label=labels[i], match=matches[i]
+        )
+        for i, v in enumerate(values)
+    ]
+    y_ticks = []
+    value = low
+    while value <= high + 1e-9:
+        y_ticks.append(Tick(pos=round(y_of(value), 1), label=f"{value:.0f}"))
+        value += step
+    dated = [i for i, label in enumerate(labels) if label]
+    picks = sorted({dated[0], dated[len(dated) // 2], dated[-1]}) if dated else []
+    x_ticks = [Tick(pos=round(x_of(i), 1), label=labels[i]) for i in picks]
+    return Chart(
+        width=WIDTH,
+        height=HEIGHT,
+        points=points,
+        polyline=" ".join(f"{p.x},{p.y}" for p in points),
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+    )

@@ -1,0 +1,206 @@
+"""The website's views: thin. Reads go through selectors, writes through the apps' services.
+
+A service's ``ApplicationError`` becomes a form error on the page it came from; nothing here decides a
+rule of the game or of the site.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.engine import Rules, RulesError
+from games.models import Match, Player
+from games.selectors import match_view_for
+from games.services import SeatSpec, bot_create, bot_token_rotate, match_create, player_for_user
+from tute_site.exceptions import ApplicationError
+from web import selectors
+from web.charts import rating_chart
+from web.forms import BotCreateForm, PlayForm, SignupForm
+from web.jsi18n import js_strings
+
+
+def _user(request: HttpRequest) -> User:
+    user = request.user
+    assert isinstance(user, User)
+    return user
+
+
+def _me(request: HttpRequest) -> Player | None:
+    if not request.user.is_authenticated:
+        return None
+    return player_for_user(user=_user(request))
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    top = selectors.top_ratings(per_pool=5)
+    return render(
+        request,
+        "web/home.html",
+        {
+            "live": selectors.live_matches(limit=10),
+            "recent": selectors.recent_matches(limit=10),
+            "top": [(pool, [_rating_row(r) for r in top[pool]]) for pool in selectors.POOLS],
+        },
+    )
+
+
+def _rating_row(rating: Any) -> dict[str, Any]:
+    return {
+        "rating": rating,
+        "label": selectors.rating_label(rating),
+        "handle": rating.player.handle if rating.player is not None else None,
+        "provisional": rating.rated_matches < settings.RATINGS_PROVISIONAL_MATCHES,
+    }
+
+
+def leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
+    if pool not in selectors.POOLS:
+        raise Http404
+    bots = request.GET.get("bots", "include")
+    if bots not in selectors.BOTS_FILTERS:
+        bots = "include"
+    page = Paginator(selectors.leaderboard_page(pool=pool, bots=bots), 50).get_page(request.GET.get("page"))
+    offset = (page.number - 1) * 50
+    rows = [{**_rating_row(r), "rank": offset + i + 1} for i, r in enumerate(page.object_list)]
+    return render(
+        request,
+        "web/leaderboard.html",
+        {"pool": pool, "pools": selectors.POOLS, "bots": bots, "page": page, "rows": rows},
+    )
+
+
+def leaderboards(request: HttpRequest) -> HttpResponse:
+    return redirect("web:leaderboard", pool=selectors.POOLS[0])
+
+
+def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
+    player = selectors.player_by_handle(handle=handle)
+    if player is None:
+        raise Http404
+    ratings = []
+    for row in selectors.player_rating_summaries(player=player):
+        history = row["history"]
+        initial = history[0]["rating"] - history[0]["change"] if history else None
+        ratings.append({**row, "chart": rating_chart(history, initial=initial)})
+    return render(
+        request,
+        "web/player.html",
+        {"player": player, "ratings": ratings, "matches": selectors.player_matches(player=player, limit=20)},
+    )
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_page(match_id=match_id)
+    if match is None:
+        raise Http404
+    me = _me(request)
+    seats = selectors.seat_labels(match)
+    replay = selectors.match_replay(match=match)
+    return render(
+        request,
+        "web/match.html",
+        {
+            "match": match,
+            "seats": seats,
+            "my_seat": next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None),
+            "initial_view": match_view_for(match=match, player=me),
+            "replay": [{"number": g.number, "result": g.result, "steps": g.steps} for g in replay],
+            "js_strings": js_strings(),
+            "live": match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS),
+            "outcome": selectors.match_outcome(match),
+        },
+    )
+
+
+@login_required
+def me(request: HttpRequest) -> HttpResponse:
+    return redirect("web:player", handle=player_for_user(user=_user(request)).handle)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def play(request: HttpRequest) -> HttpResponse:
+    form = PlayForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        me = player_for_user(user=_user(request))
+        game = form.cleaned_data["game"]
+        try:
+            seats_total = Rules.build(game, form.seat_count(), {}).players
+            match = match_create(
+                created_by=me,
+                game=game,
+                players=seats_total,
+                seats=[SeatSpec(player=me.handle)]
+                + [SeatSpec(bot=form.cleaned_data["bot"])] * (seats_total - 1),
+            )
+        except (ApplicationError, RulesError) as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("web:match", match_id=match.pk)
+    return render(request, "web/play.html", {"form": form})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        player_for_user(user=user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
+        return redirect("web:home")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def bots(request: HttpRequest) -> HttpResponse:
+    """The person's bot accounts; creating one shows its token on this one answer only."""
+    user = _user(request)
+    form = BotCreateForm(request.POST or None)
+    token = None
+    created = None
+    if request.method == "POST" and form.is_valid():
+        try:
+            created, token = bot_create(
+                owner=user,
+                handle=form.cleaned_data["handle"],
+                display_name=form.cleaned_data["display_name"],
+            )
+        except ApplicationError as exc:
+            form.add_error("handle", str(exc))
+        else:
+            form = BotCreateForm()
+    return render(
+        request,
+        "web/bots.html",
+        {"form": form, "bots": selectors.bots_of(user=user), "token": token, "token_for": created},
+    )
+
+
+@login_required
+@require_POST
+def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
+    user = _user(request)
+    try:
+        token = bot_token_rotate(owner=user, handle=handle)
+    except ApplicationError as exc:
+        messages.error(request, str(exc))
+        return redirect("web:bots")
+    bot = next((b for b in selectors.bots_of(user=user) if b.handle == handle), None)
+    return render(
+        request,
+        "web/bots.html",
+        {"form": BotCreateForm(), "bots": selectors.bots_of(user=user), "token": token, "token_for": bot},
+    )
