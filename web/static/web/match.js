@@ -225,7 +225,7 @@
             if (!r.ok) {
               var reason = body.detail && body.detail.reason ? ": " + body.detail.reason : "";
               showError((body.message || S.error) + reason);
-              return poll();
+              return poll(true);
             }
             render(body);
           });
@@ -258,14 +258,14 @@
       });
     }
 
-    var poll = function () {
+    var poll = function (force) {
       return fetch(live.dataset.viewUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
         .then(function (r) {
           return r.ok ? r.json() : null;
         })
         .then(function (d) {
           if (!d) return;
-          if (!current || d.ply !== current.ply || d.status !== current.status || !!d.legal !== !!current.legal) {
+          if (force || !current || d.ply !== current.ply || d.status !== current.status || !!d.legal !== !!current.legal) {
             render(d);
           }
         })

@@ -1,0 +1,260 @@
+"""The website in a real browser: Playwright for Python driving Debian's chromium (/usr/bin/chromium).
+
+A person signs up, starts a Tute 2 match against a house bot, plays every one of their turns by clicking
+the highlighted cards and buttons while the bot's replies arrive from a real Celery worker, sees the
+result, and finds their rating on the leaderboard (the same worker runs ``ratings.apply_match``).
+
+The site runs in pytest-django's ``live_server`` on PostgreSQL with ``transaction=True``, so the worker
+(a subprocess, ``tests/workers.py``) sees what the requests commit. Without chromium, PostgreSQL or Redis
+these tests skip with the reason; with TUTE_REQUIRE_SERVICES=1 they fail instead.
+
+``TUTE_SCREENSHOTS=1`` also saves the main pages' screenshots to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from games.models import Match, Player
+from ratings.models import Rating
+from tests.services import require_service
+from tests.workers import (
+    Worker,
+    broker_url_for_tests,
+    database_url,
+    flush_broker,
+    publishing_to,
+    terminate_backends,
+    wait_for,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+PASSWORD = "s3cret-Baraja-40"
+GAME_SECONDS = 180.0
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless chromium for the module (Debian's, never a downloaded one)."""
+    require_service("Chromium", CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install -y chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:  # the dev extra is not installed
+        require_service("Playwright", False, str(exc))
+        raise
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still sync.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def site(live_server: Any, settings: Any) -> str:
+    """The live server's URL; cookies without the Secure flag, since it speaks plain HTTP."""
+    settings.SESSION_COOKIE_SECURE = False
+    settings.CSRF_COOKIE_SECURE = False
+    return str(live_server.url)
+
+
+@pytest.fixture
+def page(browser: Any, site: str) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+    tab = context.new_page()
+    tab.set_default_timeout(30_000)
+    errors: list[str] = []
+    tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield tab
+    context.close()
+    assert errors == [], f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def worker(
+    postgres_required: None, redis_url: str, settings: Any, transactional_db: None
+) -> Iterator[Worker]:
+    """A real Celery worker on the test database; this process publishes to its broker."""
+    url = broker_url_for_tests(redis_url)
+    settings.TUTE_EVENTS_URL = url
+    flush_broker(url)
+    with publishing_to(url):
+        running = Worker(database_url=database_url(connection.settings_dict), broker_url=url).start()
+        try:
+            yield running
+        finally:
+            running.stop()
+            terminate_backends(running.name)
+
+
+def shoot(page: Any, name: str, tmp_path: Path) -> None:
+    """A full-page screenshot; kept in docs/screenshots/ when TUTE_SCREENSHOTS=1."""
+    target = tmp_path / f"{name}.png"
+    page.screenshot(path=str(target), full_page=True)
+    assert target.stat().st_size > 5_000, f"{name}: an empty screenshot"
+    if os.environ.get("TUTE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(target, SCREENSHOTS / f"{name}.png")
+
+
+def sign_up(page: Any, site: str, username: str) -> None:
+    page.goto(f"{site}/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_url(f"{site}/")
+    assert page.locator("header .me").inner_text() == username
+
+
+LEGAL = "#live [data-action].legal:enabled"
+
+
+def play_to_the_end(page: Any, *, timeout: float, shots: Path | None = None) -> int:
+    """Click a highlighted card or action button whenever it is our turn, until the result shows."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    deadline = time.monotonic() + timeout
+    moves = 0
+    while time.monotonic() < deadline:
+        try:
+            page.wait_for_selector(f"#result, {LEGAL}", timeout=30_000)
+            if page.locator("#result").count():
+                return moves
+            ply = page.get_attribute("#live", "data-ply")
+            if shots is not None and moves == 6:
+                page.screenshot(path=str(shots), full_page=True)  # a game in progress, our turn
+            page.locator(LEGAL).first.click(timeout=5_000)
+            moves += 1
+            page.wait_for_function(
+                "ply => !document.getElementById('live') || document.getElementById('result')"
+                " || document.getElementById('live').dataset.ply !== ply",
+                arg=ply,
+                timeout=30_000,
+            )
+        except PlaywrightError as exc:
+            # The page reloads itself when the match ends: what was being waited for went with it.
+            if (
+                "destroyed" not in str(exc)
+                and "navigat" not in str(exc).lower()
+                and "detached" not in str(exc)
+            ):
+                raise
+    raise AssertionError(f"the match did not finish within {timeout:g} s ({moves} moves played)")
+
+
+def test_a_person_signs_up_plays_tute2_against_a_house_bot_and_finds_their_rating(
+    page: Any, site: str, worker: Worker, tmp_path: Path
+) -> None:
+    # given: a new person, signed up in the browser
+    sign_up(page, site, "lucia")
+
+    # when: they start a Tute 2 match against the rule bot
+    page.goto(f"{site}/play/")
+    page.select_option("#id_game", "tute2")
+    page.select_option("#id_bot", "rule")
+    page.click("#play-form button[type=submit]")
+    page.wait_for_url(f"{site}/matches/*/")
+    match = Match.objects.get(seats__player__handle="lucia")
+    assert match.status == Match.Status.IN_PROGRESS
+
+    # then: on their turn, their legal cards are highlighted and the others are not clickable
+    page.wait_for_selector(LEGAL, timeout=30_000)
+    hand = page.locator("#hand .card")
+    assert hand.count() == 8
+    legal_cards = page.locator("#hand .card.legal").count()
+    assert legal_cards >= 1
+    assert page.locator("#hand .card:disabled").count() == 8 - legal_cards
+
+    # and: an illegal move is refused with the server's reason shown, and nothing is played
+    ply = match.ply
+    page.evaluate(
+        "() => { const b = document.querySelector('#hand .card.legal');"
+        " b.dataset.action = 'play:' + (b.dataset.code === '1O' ? '1C' : '1O'); }"
+    )
+    page.locator("#hand .card.legal").first.click()
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.locator("#error").inner_text().strip()
+    match.refresh_from_db()
+    assert match.ply == ply
+
+    # when: they play every turn to the end; the bot answers from the worker, without a reload
+    moves = play_to_the_end(page, timeout=GAME_SECONDS, shots=tmp_path / "match-live.png")
+
+    # then: the match is over, the page shows the result and the replay
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.finish_reason == "completed"
+    assert moves == match.actions.filter(seat=match.seats.get(player__handle="lucia").index).count()
+    result = page.locator("#result").inner_text()
+    assert "Winner" in result and "lucia" in result
+    assert page.locator("#replay").count() == 1
+    page.click("#next-trick")
+    assert page.locator("#r-hands .seat-hand").count() == 2
+    assert page.locator("#step-label").inner_text() != ""
+    if os.environ.get("TUTE_SCREENSHOTS") == "1":
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(tmp_path / "match-live.png", SCREENSHOTS / "match-live.png")
+    for _ in range(3):
+        page.click("#next-trick")
+    shoot(page, "match-replay", tmp_path)
+
+    # and: the worker rates the match; the person is on the Tute 2 leaderboard
+    player = Player.objects.get(handle="lucia")
+    wait_for(
+        "the match's ratings",
+        lambda: Rating.objects.filter(pool="tute2", player=player).exists(),
+        timeout=30,
+        log=worker.log_tail,
+    )
+    page.goto(f"{site}/leaderboards/tute2/")
+    rating = Rating.objects.get(pool="tute2", player=player)
+    row = page.locator("table.leaderboard tr", has_text="lucia")
+    assert row.count() == 1
+    assert f"{rating.rating:.0f}" in row.inner_text()
+    shoot(page, "leaderboard", tmp_path)
+
+    # and: their page shows the rating and the match
+    page.goto(f"{site}/players/lucia/")
+    assert page.locator(".rating-value").first.inner_text() == f"{rating.rating:.0f}"
+    assert page.locator(f'a[href="/matches/{match.pk}/"]').count() >= 1
+    shoot(page, "player", tmp_path)
+    page.goto(f"{site}/")
+    shoot(page, "home", tmp_path)
+
+
+def test_spanish_pages_in_the_browser(page: Any, site: str, tmp_path: Path) -> None:
+    # given: the English home page; when: the switcher picks Español
+    page.goto(f"{site}/")
+    page.select_option(".lang select", "es")
+    page.wait_for_selector("text=Partidas en juego")
+    # then: the pages speak Spanish, the cards keep their Spanish names
+    assert page.locator("html").get_attribute("lang") == "es"
+    assert page.locator(".hero .card").first.get_attribute("title") == "As de oros"
+    page.goto(f"{site}/leaderboards/pocha/")
+    assert "Clasificación" in page.locator("h1").inner_text()
