@@ -19,6 +19,7 @@ def js_strings() -> dict[str, object]:
         "bid": _("Bid %(n)s"),
         "pass": _("Pass"),
         "your_turn": _("Your turn"),
+        "waiting_players": _("Waiting for every seat to be taken."),
         "waiting_for": _("Waiting for %(name)s"),
         "trump": _("Trump"),
         "faceup": _("Face-up card"),

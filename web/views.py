@@ -39,7 +39,10 @@ def _user(request: HttpRequest) -> User:
 def _me(request: HttpRequest) -> Player | None:
     if not request.user.is_authenticated:
         return None
-    return player_for_user(user=_user(request))
+    try:
+        return _user(request).player
+    except Player.DoesNotExist:
+        return player_for_user(user=_user(request))
 
 
 def home(request: HttpRequest) -> HttpResponse:

@@ -258,3 +258,70 @@ def test_spanish_pages_in_the_browser(page: Any, site: str, tmp_path: Path) -> N
     assert page.locator(".hero .card").first.get_attribute("title") == "As de oros"
     page.goto(f"{site}/leaderboards/pocha/")
     assert "Clasificación" in page.locator("h1").inner_text()
+
+
+def test_a_spectator_sees_the_moves_without_reloading(page: Any, site: str) -> None:
+    # given: two people in a Tute 2 match, and a spectator on its page
+    from games.selectors import current_game, game_state
+    from games.services import action_submit, challenge_accept
+    from tests.factories import MatchFactory
+    from tests.web.conftest import person
+
+    ana, ben = person("ana"), person("ben")
+    match = MatchFactory(created_by=ana, game="tute2", seats=[ana, ben])
+    challenge_accept(match_id=match.pk, player=ben)
+    match.refresh_from_db()
+    page.goto(f"{site}/matches/{match.pk}/")
+    page.wait_for_selector("#seats-panel .seat-box")
+    assert page.locator("#hand").count() == 0  # a spectator has no hand
+    assert page.locator("#trick .card").count() == 0
+
+    # when: the player to act plays a card (through the service, as the API would)
+    game = current_game(match)
+    assert game is not None
+    state = game_state(match=match, game=game)
+    seat = state.current_player()
+    code = next(c for c in state.legal_actions() if c.startswith("play:"))
+    action_submit(match_id=match.pk, player=ana if seat == 0 else ben, code=code, ply=match.ply)
+
+    # then: the card appears on the spectator's table
+    page.wait_for_selector(f'#trick .card[data-code="{code.removeprefix("play:")}"]', timeout=10_000)
+    assert page.locator("#turn").inner_text().startswith("Waiting for")
+
+
+@pytest.mark.parametrize(("game", "first_action"), [("pocha", "bid:"), ("tute4", "play:")])
+def test_tute4_and_pocha_are_played_with_buttons_and_can_be_resigned(
+    page: Any, site: str, worker: Worker, game: str, first_action: str
+) -> None:
+    # given: a signed-up person starts the game against the house bots
+    sign_up(page, site, "marta")
+    page.goto(f"{site}/play/")
+    page.select_option("#id_game", game)
+    if game == "pocha":
+        page.fill("#id_players", "3")
+    page.click("#play-form button[type=submit]")
+    page.wait_for_url(f"{site}/matches/*/")
+    match = Match.objects.get(seats__player__handle="marta")
+    assert match.num_players == (3 if game == "pocha" else 4)
+
+    # when: their first turn comes (Pocha: a bid, as buttons; Tute 4: a card), they take it
+    first = page.locator(f'#live [data-action^="{first_action}"].legal:enabled').first
+    first.wait_for(timeout=30_000)
+    code = first.get_attribute("data-action")
+    first.click()
+
+    # then: the server applied it for their seat
+    mine = match.seats.get(player__handle="marta").index
+    wait_for(
+        f"{code} to be applied",
+        lambda: match.actions.filter(seat=mine, code=code).exists(),
+        timeout=15,
+        log=worker.log_tail,
+    )
+
+    # when: they resign; then the match is over and the page shows the result
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.click("#resign")
+    page.wait_for_selector("#result", timeout=15_000)
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.finish_reason == "resigned"

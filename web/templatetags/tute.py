@@ -67,3 +67,13 @@ def status_name(status: str) -> str:
 def seat_names(match: Match) -> list[dict[str, Any]]:
     """The match's seats (prefetched) as name, handle and bot flag."""
     return seat_labels(match)
+
+
+@register.filter
+def finish_reason(reason: str) -> str:
+    names = {
+        "completed": _("played to the end"),
+        "resigned": _("resignation"),
+        "forfeit": _("forfeit (out of time)"),
+    }
+    return names.get(reason, reason)

@@ -143,7 +143,10 @@
       if (status) status.dataset.ply = d.ply;
       live.dataset.ply = d.ply;
       var v = d.view;
-      if (!v) return;
+      if (!v) {
+        document.getElementById("turn").textContent = S.waiting_players;
+        return;
+      }
       infoBox(document.getElementById("info"), v);
       var panel = document.getElementById("seats-panel");
       panel.textContent = "";
