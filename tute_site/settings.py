@@ -214,6 +214,12 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
+    # Choice sets shared by several fields get one name each (tournaments reuse the games' ones).
+    "ENUM_NAME_OVERRIDES": {
+        "MatchFormatEnum": "games.models.Match.Format",
+        "TournamentFormatEnum": "tournaments.models.Tournament.Format",
+        "HouseBotLevelEnum": "games.bots.BOT_LEVELS",
+    },
 }
 
 # Throttle counters live in the cache: locmem for one process; CACHE_URL (redis://...) shares them
@@ -261,11 +267,18 @@ CELERY_DB_REUSE_MAX = env_int("TUTE_CELERY_DB_REUSE_MAX", 1000)
 # Long countdowns are never left on the broker (Redis redelivers them after its visibility timeout):
 # turn clocks are deadlines in the database, and this sweeper finds the overdue ones.
 TUTE_SWEEP_SECONDS = float(os.environ.get("TUTE_SWEEP_SECONDS", "5"))
+TUTE_TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TUTE_TOURNAMENT_SWEEP_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-turns": {
         "task": "games.sweep_overdue_turns",
         "schedule": TUTE_SWEEP_SECONDS,
         "options": {"expires": TUTE_SWEEP_SECONDS * 2},
+    },
+    # Starts tournaments at their time, records results whose task was lost, generates due rounds.
+    "sweep-tournaments": {
+        "task": "tournaments.sweep",
+        "schedule": TUTE_TOURNAMENT_SWEEP_SECONDS,
+        "options": {"expires": TUTE_TOURNAMENT_SWEEP_SECONDS * 2},
     },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "var" / "celerybeat-schedule")

@@ -60,11 +60,14 @@ def match_create(
     seats: list[SeatSpec] | None = None,
     rated: bool = True,
     clock: Clock | None = None,
+    challenge: bool = True,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
     A player seated by someone else is challenged: the seat waits for them to accept (at once for a
     bot set to accept automatically). The match starts when every seat is filled and accepted.
+    ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
+    by entering): the match starts at once when every seat is filled.
     """
     try:
         rules = Rules.build(game, players, options or {})
@@ -114,7 +117,7 @@ def match_create(
     new_seats = []
     for index, spec in enumerate(specs):
         player = by_handle[spec.player] if spec.player else None
-        accepted = player is None or player.pk == created_by.pk or player.auto_accept
+        accepted = not challenge or player is None or player.pk == created_by.pk or player.auto_accept
         new_seats.append(
             Seat(match=match, index=index, player=player, bot_level=spec.bot or "", accepted=accepted)
         )

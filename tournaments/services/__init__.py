@@ -1,0 +1,41 @@
+"""The tournaments app's services: the only writers of its models."""
+
+from tournaments.services.corrections import result_correct
+from tournaments.services.running import (
+    match_result_record,
+    tournament_advance,
+    tournament_start,
+    tournaments_sweep,
+    withdraw,
+)
+from tournaments.services.setup import (
+    Settings,
+    check_in,
+    club_create,
+    entrant_bot_fill,
+    invite,
+    membership_add,
+    partner_set,
+    register,
+    tournament_create,
+    tournament_update,
+)
+
+__all__ = [
+    "Settings",
+    "check_in",
+    "club_create",
+    "entrant_bot_fill",
+    "invite",
+    "match_result_record",
+    "membership_add",
+    "partner_set",
+    "register",
+    "result_correct",
+    "tournament_advance",
+    "tournament_create",
+    "tournament_start",
+    "tournament_update",
+    "tournaments_sweep",
+    "withdraw",
+]

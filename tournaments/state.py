@@ -1,0 +1,193 @@
+"""What a tournament's stored rows mean to the pairing logic: brackets, encounters and standings.
+
+Reads only: services and selectors both build on these. A bracket is never stored; it is rebuilt in
+one pass from the seeds, the results recorded on its ``TournamentMatch`` rows (by bracket code) and the
+entrants who withdrew after the start (``Bracket.with_results``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.models import Game, Match
+from tournaments.models import Entrant, Tournament, TournamentMatch
+from tournaments.pairing import (
+    Bracket,
+    Encounter,
+    Result,
+    Standing,
+    double_elimination,
+    single_elimination,
+    standings,
+)
+
+#: Tournament points of a two-entrant match: win, draw (equal games and card points), loss.
+WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+
+
+def withdrawn_ids(tournament: Tournament) -> set[int]:
+    return set(
+        Entrant.objects.filter(
+            tournament=tournament, status=Entrant.Status.WITHDRAWN, seed__isnull=False
+        ).values_list("pk", flat=True)
+    )
+
+
+def done_matches(tournament: Tournament) -> list[TournamentMatch]:
+    """The recorded matches, byes and walkovers, in round and board order, with their slots."""
+    return list(
+        TournamentMatch.objects.filter(tournament=tournament, status=TournamentMatch.Status.DONE)
+        .select_related("round")
+        .prefetch_related("slots")
+        .order_by("round__number", "board")
+    )
+
+
+def slot_entrants(tm: TournamentMatch) -> list[int]:
+    return [s.entrant_id for s in sorted(tm.slots.all(), key=lambda s: s.position)]
+
+
+def bracket_of(tournament: Tournament, matches: Iterable[TournamentMatch] | None = None) -> Bracket:
+    """The elimination bracket with every recorded result and every withdrawal after the start."""
+    seeds = [int(e) for e in tournament.seeds]
+    if tournament.format == Tournament.Format.DOUBLE_ELIM:
+        empty = double_elimination(seeds)
+    else:
+        empty = single_elimination(seeds, third_place=tournament.third_place)
+    recorded = matches if matches is not None else done_matches(tournament)
+    results: dict[int | str, int | Result] = {}
+    for tm in recorded:
+        if tm.status == TournamentMatch.Status.DONE and tm.winner_id is not None:
+            results[tm.code] = Result(tm.winner_id, walkover=tm.forfeit)
+    return empty.with_results(results, withdrawn_ids(tournament))
+
+
+def encounters_of(matches: Iterable[TournamentMatch]) -> list[Encounter]:
+    out = []
+    for tm in matches:
+        if tm.status != TournamentMatch.Status.DONE or tm.points is None:
+            continue
+        entrants = tuple(slot_entrants(tm))
+        points = tuple(float(p) for p in tm.points)
+        games = tuple(int(g) for g in tm.games_won) if tm.games_won else ()
+        cards = tuple(int(c) for c in tm.card_points) if tm.card_points else ()
+        out.append(Encounter(tm.round.number, entrants, points, games, cards))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the standings: rank (1 best; shared on a full tie), the entrant's points and the
+    tournament's tie-breaks in its order (``tie_breaks`` names them)."""
+
+    rank: int
+    entrant: int
+    points: float
+    played: int
+    tie_breaks: tuple[float, ...]
+
+
+def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | None = None) -> list[Row]:
+    """Standings of the seeded entrants (before the start: none). An elimination tournament whose
+    bracket is complete ranks by its placements (points still count the wins)."""
+    if not tournament.seeds:
+        return []
+    recorded = list(matches) if matches is not None else done_matches(tournament)
+    seeds = [int(e) for e in tournament.seeds]
+    table: tuple[Standing, ...] = standings(seeds, encounters_of(recorded), tournament.tie_breaks)
+    rows = [Row(s.rank, s.entrant, s.points, s.played, s.tie_breaks) for s in table]
+    if tournament.is_elimination:
+        bracket = bracket_of(tournament, recorded)
+        if bracket.is_complete:
+            by_entrant = {r.entrant: r for r in rows}
+            rows = [
+                Row(place, e, by_entrant[e].points, by_entrant[e].played, by_entrant[e].tie_breaks)
+                for e, place in bracket.placements()
+            ]
+    return rows
+
+
+# -- a finished games match as a tournament result -----------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    points: list[float]
+    games_won: list[int]
+    card_points: list[int]
+    #: The winning position for a two-entrant match (None: a draw); for a table, the best position.
+    winner: int | None
+    forfeit: bool
+
+
+def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds: Sequence[int]) -> Outcome:
+    """The tournament result of a finished (or aborted) games match whose sides are positions 0..n-1.
+
+    Two entrants: the match's winner scores WIN; equal games won is a DRAW. Tables: each player scores
+    the share of table mates it finished ahead of (1 the best, 0 the last; half for an equal total);
+    who conceded finishes last. An aborted match is a forfeit: the withdrawn lose; with nobody withdrawn
+    nobody scores. ``seeds`` (lower is better) decide a winner where one is needed and none is clear.
+    """
+    games = [0] * positions
+    cards = [0] * positions
+    for game in Game.objects.filter(match=match, status=Game.Status.FINISHED).only("result"):
+        if game.result:
+            for side, score in enumerate(game.result.get("scores", [])[:positions]):
+                cards[side] += int(score)
+    result: dict[str, Any] = match.result or {}
+    if result.get("games_won"):
+        games = [int(g) for g in result["games_won"]][:positions]
+    conceded = result.get("conceded_by")
+    # A resignation is a result; it is a forfeit when the side resigned for a withdrawal.
+    forfeit = conceded is not None and withdrawn[_position(match, int(conceded))]
+    if match.status == Match.Status.ABORTED:
+        out_ = [i for i in range(positions) if withdrawn[i]]
+        if positions == 2:
+            if len(out_) == 1:
+                winner = 1 - out_[0]
+                return Outcome(_pair_points(winner), games, cards, winner, True)
+            winner = 0 if seeds[0] < seeds[1] else 1
+            return Outcome([LOSS, LOSS], games, cards, winner, True)
+        totals = [float("-inf") if withdrawn[i] else 0.0 for i in range(positions)]
+        return Outcome(_table_points(totals), games, cards, _best(totals, seeds), True)
+    if positions == 2:
+        winners = [int(w) for w in result.get("winners", [])]
+        if len(winners) == 1:
+            return Outcome(_pair_points(winners[0]), games, cards, winners[0], forfeit)
+        return Outcome([DRAW, DRAW], games, cards, None, forfeit)
+    totals = [float(c) for c in cards]
+    if conceded is not None:
+        totals[_position(match, int(conceded))] = float("-inf")
+    return Outcome(_table_points(totals), games, cards, _best(totals, seeds), forfeit)
+
+
+def elimination_winner(outcome: Outcome, seeds: Sequence[int]) -> int:
+    """Who goes through when the match itself was drawn: more card points, then the better seed."""
+    if outcome.winner is not None:
+        return outcome.winner
+    if outcome.card_points[0] != outcome.card_points[1]:
+        return 0 if outcome.card_points[0] > outcome.card_points[1] else 1
+    return 0 if seeds[0] < seeds[1] else 1
+
+
+def _position(match: Match, seat: int) -> int:
+    return seat % 2 if match.game == Match.GameName.TUTE4 else seat
+
+
+def _pair_points(winner: int) -> list[float]:
+    return [WIN, LOSS] if winner == 0 else [LOSS, WIN]
+
+
+def _table_points(totals: Sequence[float]) -> list[float]:
+    n = len(totals)
+    out = []
+    for i, mine in enumerate(totals):
+        beaten = sum(1.0 if mine > t else 0.5 if mine == t else 0.0 for j, t in enumerate(totals) if j != i)
+        out.append(round(beaten / (n - 1), 6))
+    return out
+
+
+def _best(totals: Sequence[float], seeds: Sequence[int]) -> int:
+    return min(range(len(totals)), key=lambda i: (-totals[i], seeds[i]))
