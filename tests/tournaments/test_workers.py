@@ -1,0 +1,148 @@
+"""Whole tournaments carried by a real Celery worker on PostgreSQL and Redis: house bots play every turn
+(``games.bot_play_turn``), each finished match is recorded (``tournaments.record_result``) and each
+complete round generates the next (``tournaments.advance``) until the final standings. Nothing here calls
+a task: the test only starts the tournament and waits.
+
+Skipped with the reason shown when PostgreSQL or Redis is missing; failed instead under
+TUTE_REQUIRE_SERVICES=1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from django.db import connection
+
+from games.models import Match, Player
+from tests.tournaments.conftest import entrants_in, refreshed
+from tests.workers import (
+    TEST_BROKER_DB,
+    Worker,
+    broker_backlog,
+    broker_url_for_tests,
+    database_url,
+    flush_broker,
+    publishing_to,
+    task_results,
+    terminate_backends,
+    wait_for,
+)
+from tournaments.models import Entrant, Round, Tournament, TournamentMatch
+from tournaments.selectors import bracket_view, standings_table
+from tournaments.services import entrant_bot_fill, tournament_start
+
+#: A Redis database of its own (the games worker tests use TEST_BROKER_DB, the ratings ones - 2).
+TOURNAMENTS_BROKER_DB = (TEST_BROKER_DB - 3) % 16
+#: A whole tournament of house bots, on a shared two-CPU machine.
+TOURNAMENT_TIMEOUT = 600.0
+
+
+@pytest.fixture
+def worker(postgres_required: None, redis_url: str, transactional_db: None) -> Iterator[Worker]:
+    """A real Celery worker on the test database and a Redis database of its own."""
+    broker = broker_url_for_tests(redis_url, TOURNAMENTS_BROKER_DB)
+    flush_broker(broker)
+    w = Worker(database_url=database_url(connection.settings_dict), broker_url=broker)
+    with publishing_to(broker):
+        w.start()
+        try:
+            yield w
+            wait_for(
+                "the broker to drain", lambda: broker_backlog(broker) == (0, 0), timeout=30.0, log=w.log_tail
+            )
+            failed = {k: v for k, v in task_results(broker, forget=True).items() if v["status"] != "SUCCESS"}
+            assert not failed, f"tasks failed in the worker: {failed}\n{w.log_tail()}"
+        finally:
+            w.stop()
+            terminate_backends(w.name)
+            flush_broker(broker)
+
+
+def finished(tournament: Tournament) -> Callable[[], bool]:
+    def probe() -> bool:
+        return refreshed(tournament).status == Tournament.Status.FINISHED
+
+    return probe
+
+
+def assert_played_to_the_end(t: Tournament, entrants: int) -> None:
+    """Every row recorded, every games match over, the standings complete."""
+    assert t.status == "finished" and t.finished_at is not None
+    rows = TournamentMatch.objects.filter(tournament=t)
+    assert not rows.filter(status="playing").exists()
+    assert set(Round.objects.filter(tournament=t).values_list("status", flat=True)) == {"complete"}
+    games_matches = Match.objects.filter(tournament_match__tournament=t)
+    assert games_matches.count() == rows.filter(kind="match").count() > 0
+    assert set(games_matches.values_list("status", flat=True)) == {"finished"}
+    assert len(t.final_standings) == entrants
+    ranks = [r.rank for r in standings_table(tournament=t)]
+    assert ranks[0] == 1 and ranks == sorted(ranks)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_16_bot_tute2_single_elimination_is_played_to_the_end_by_the_worker(
+    worker: Worker, organiser: Player, make_tournament: Callable[..., Tournament]
+) -> None:
+    # given: sixteen house bots (eight of each level) in a single elimination with a third-place match
+    t = make_tournament(name="Bots open", third_place=True, rated=False, seeding="random")
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=8)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=8)
+
+    # when: the organiser starts it (committed: the first bot turns go to the worker)
+    tournament_start(tournament_id=t.pk, by=organiser)
+
+    # then: the worker carries it from round 1 to the final standings
+    wait_for(
+        "the tournament to finish", finished(t), timeout=TOURNAMENT_TIMEOUT, interval=0.5, log=worker.log_tail
+    )
+    t = refreshed(t)
+    assert_played_to_the_end(t, 16)
+    # 8 + 4 + 2 + 1 matches and the third-place match, in four rounds
+    codes = sorted(TournamentMatch.objects.filter(tournament=t).values_list("code", flat=True))
+    assert len(codes) == 16 and "3P" in codes and "W4.1" in codes
+    assert Round.objects.filter(tournament=t).count() == 4
+    view = bracket_view(tournament=t)
+    assert view is not None and view.champion is not None
+    assert t.final_standings[0]["entrant"] == view.champion.id
+    assert [row["rank"] for row in t.final_standings[:4]] == [1, 2, 3, 4]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_8_pair_tute4_double_elimination_is_played_to_the_end_by_the_worker(
+    worker: Worker, organiser: Player, make_tournament: Callable[..., Tournament]
+) -> None:
+    # given: eight pairs of house bots in a double elimination
+    t = make_tournament(name="Parejas", game="tute4", format="double_elim", rated=False)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=5)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=3)
+
+    # when
+    tournament_start(tournament_id=t.pk, by=organiser)
+
+    # then: played to the end; everyone but the champion lost exactly twice
+    wait_for(
+        "the tournament to finish", finished(t), timeout=TOURNAMENT_TIMEOUT, interval=0.5, log=worker.log_tail
+    )
+    t = refreshed(t)
+    assert_played_to_the_end(t, 8)
+    champion = t.final_standings[0]["entrant"]
+    losses = {e: 0 for e in Entrant.objects.filter(tournament=t).values_list("pk", flat=True)}
+    for tm in TournamentMatch.objects.filter(tournament=t).prefetch_related("slots__entrant"):
+        for e in entrants_in(tm):
+            if e.pk != tm.winner_id:
+                losses[e.pk] += 1
+    assert all(count == 2 for e, count in losses.items() if e != champion)
+    assert losses[champion] in (0, 1)
+    codes = set(TournamentMatch.objects.filter(tournament=t).values_list("code", flat=True))
+    assert {"W3.1", "L4.1", "GF1"} <= codes
+    # and: in every match each pair sat opposite (seats 0 & 2 against 1 & 3), its house bots' level
+    for tm in (
+        TournamentMatch.objects.filter(tournament=t)
+        .select_related("match")
+        .prefetch_related("slots__entrant")
+    ):
+        assert tm.match is not None and tm.match.num_players == 4
+        pairs = entrants_in(tm)
+        levels = [s.bot_level for s in tm.match.seats.order_by("index")]
+        assert levels == [pairs[0].house_bot, pairs[1].house_bot, pairs[0].partner_bot, pairs[1].partner_bot]
