@@ -46,6 +46,7 @@ from tournaments.services import (
     partner_set,
     register,
     result_correct,
+    tournament_cancel,
     tournament_create,
     tournament_start,
     tournament_update,
@@ -515,6 +516,15 @@ class StartApi(APIView):
         tournament_start(
             tournament_id=tournament_id, by=signed_in(request), order=data.validated_data.get("order")
         )
+        return Response(TournamentOutput(found(tournament_id)).data)
+
+
+class CancelApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses=TournamentOutput)
+    def post(self, request: Request, tournament_id: int) -> Response:
+        tournament_cancel(tournament_id=tournament_id, by=signed_in(request))
         return Response(TournamentOutput(found(tournament_id)).data)
 
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path(T + "withdraw/", apis.WithdrawApi.as_view(), name="tournament-withdraw"),
     path(T + "bots/", apis.BotFillApi.as_view(), name="tournament-bots"),
     path(T + "start/", apis.StartApi.as_view(), name="tournament-start"),
+    path(T + "cancel/", apis.CancelApi.as_view(), name="tournament-cancel"),
     path(T + "rounds/", apis.RoundListApi.as_view(), name="tournament-rounds"),
     path(T + "matches/", apis.MatchListApi.as_view(), name="tournament-matches"),
     path(T + "matches/<int:tournament_match_id>/", apis.MatchDetailApi.as_view(), name="tournament-match"),

@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 from rest_framework.test import APIClient
 
@@ -293,3 +295,47 @@ def test_a_correction_flows_on_or_is_refused_with_the_blocking_matches(
         == "invalid_correction"
     )
     assert refreshed(tournament).status == "running"
+
+
+def test_an_organiser_calls_a_running_tournament_off(orga_api: APIClient, client_for: Callable) -> None:
+    # given: a running tournament with two matches in play
+    t = create(orga_api)
+    for _ in range(4):
+        client_for(new_player()).post(f"/api/v1/tournaments/{t['id']}/register/", {}, format="json")
+    orga_api.post(f"/api/v1/tournaments/{t['id']}/start/", {}, format="json")
+    refused = client_for(new_player()).post(f"/api/v1/tournaments/{t['id']}/cancel/")
+    assert refused.json()["code"] == "not_organiser"
+
+    # when
+    response = orga_api.post(f"/api/v1/tournaments/{t['id']}/cancel/")
+
+    # then: cancelled; its games matches aborted; a second call is a conflict
+    assert response.status_code == 200 and response.json()["status"] == "cancelled"
+    tms = TournamentMatch.objects.filter(tournament_id=t["id"]).select_related("match")
+    assert {tm.match.status for tm in tms if tm.match is not None} == {"aborted"}
+    assert orga_api.post(f"/api/v1/tournaments/{t['id']}/cancel/").json()["code"] == "wrong_status"
+
+
+def test_the_schema_lists_the_tournament_endpoints_without_warnings(
+    client_for: Callable, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    schema = json.loads(client_for(None).get("/api/v1/schema/?format=json").content)
+    paths = {
+        "/api/v1/clubs/",
+        "/api/v1/clubs/{slug}/members/",
+        "/api/v1/tournaments/",
+        "/api/v1/tournaments/{tournament_id}/",
+        "/api/v1/tournaments/{tournament_id}/register/",
+        "/api/v1/tournaments/{tournament_id}/check-in/",
+        "/api/v1/tournaments/{tournament_id}/withdraw/",
+        "/api/v1/tournaments/{tournament_id}/start/",
+        "/api/v1/tournaments/{tournament_id}/rounds/",
+        "/api/v1/tournaments/{tournament_id}/matches/",
+        "/api/v1/tournaments/{tournament_id}/standings/",
+        "/api/v1/tournaments/{tournament_id}/bracket/",
+        "/api/v1/tournaments/{tournament_id}/corrections/",
+    }
+    assert paths <= set(schema["paths"])
+    call_command("spectacular", "--validate", "--file", str(tmp_path / "schema.yml"))
+    warnings = capsys.readouterr().err
+    assert "tournaments/" not in warnings and "Enum" not in warnings, warnings

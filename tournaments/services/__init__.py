@@ -1,9 +1,11 @@
 """The tournaments app's services: the only writers of its models."""
 
+from tournaments.services.clubs import club_create, membership_add
 from tournaments.services.corrections import result_correct
 from tournaments.services.running import (
     match_result_record,
     tournament_advance,
+    tournament_cancel,
     tournament_start,
     tournaments_sweep,
     withdraw,
@@ -11,10 +13,8 @@ from tournaments.services.running import (
 from tournaments.services.setup import (
     Settings,
     check_in,
-    club_create,
     entrant_bot_fill,
     invite,
-    membership_add,
     partner_set,
     register,
     tournament_create,
@@ -33,6 +33,7 @@ __all__ = [
     "register",
     "result_correct",
     "tournament_advance",
+    "tournament_cancel",
     "tournament_create",
     "tournament_start",
     "tournament_update",

@@ -20,7 +20,7 @@ from tournaments.errors import CorrectionBlocked, InvalidCorrection, TournamentM
 from tournaments.models import Correction, Round, Tournament, TournamentMatch
 from tournaments.pairing import BracketError
 from tournaments.services.common import lock_tournament, require_organiser
-from tournaments.services.running import _advance, final_rows
+from tournaments.services.rounds import advance_rounds, final_rows
 from tournaments.state import DRAW, LOSS, WIN, bracket_of, slot_entrants
 
 
@@ -105,7 +105,7 @@ def result_correct(
         tournament.finished_at = None
         tournament.final_standings = None
         tournament.save(update_fields=["status", "finished_at", "final_standings"])
-        _advance(tournament, timezone.now())
+        advance_rounds(tournament, timezone.now())
     if tournament.status == Tournament.Status.FINISHED:
         tournament.final_standings = final_rows(tournament)
         tournament.save(update_fields=["final_standings"])

@@ -1,4 +1,4 @@
-"""Before the start: clubs and members, creating and editing tournaments, entries, check-in, house bots."""
+"""Before the start: creating and editing tournaments, entries, check-in, house bots."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from django.contrib.auth.hashers import check_password, make_password
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -17,7 +17,6 @@ from games.models import Match, Player
 from tournaments.errors import (
     AlreadyRegistered,
     CheckInClosed,
-    ClubSlugTaken,
     EntrantNotFound,
     InvalidEntry,
     InvalidTournament,
@@ -38,36 +37,6 @@ from tournaments.services.common import lock_tournament, require_organiser
 ENTERED = (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN, Entrant.Status.ACTIVE)
 MAX_SWISS_ROUNDS = 30
 MAX_POCHA_ROUNDS = 30
-
-
-# -- clubs ------------------------------------------------------------------------------------------------
-
-
-@transaction.atomic
-def club_create(*, name: str, slug: str, by: Player) -> Club:
-    """A new club; its creator is its first organiser."""
-    if Club.objects.filter(slug=slug).exists():
-        raise ClubSlugTaken()
-    try:
-        with transaction.atomic():
-            club = Club.objects.create(name=name, slug=slug)
-    except IntegrityError:
-        raise ClubSlugTaken() from None
-    Membership.objects.create(club=club, player=by, role=Membership.Role.ORGANISER)
-    return club
-
-
-@transaction.atomic
-def membership_add(*, club: Club, by: Player, handle: str, role: str = Membership.Role.MEMBER) -> Membership:
-    """An organiser adds a player to the club, or changes their role."""
-    require_organiser(club, by)
-    if role not in Membership.Role.values:
-        raise InvalidEntry(f"role must be one of {', '.join(Membership.Role.values)}")
-    player = Player.objects.filter(handle=handle).first()
-    if player is None:
-        raise PlayerNotFound()
-    membership, _ = Membership.objects.update_or_create(club=club, player=player, defaults={"role": role})
-    return membership
 
 
 # -- tournaments ---------------------------------------------------------------------------------------------

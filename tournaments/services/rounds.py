@@ -1,0 +1,272 @@
+"""Rounds: what the next round of each format is, creating its games matches, completing it, and the
+end of the tournament. Called by the services in ``running`` and ``corrections`` under the tournament's
+row lock; nothing here locks or commits on its own."""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+
+from games.models import Match
+from games.services import SeatSpec, match_create
+from tournaments.models import Entrant, Round, Slot, Tournament, TournamentMatch
+from tournaments.pairing import Bracket, History, Pairing, Status, round_robin, seat_tables, swiss_round
+from tournaments.pairing import Round as PairingRound
+from tournaments.services.common import queue
+from tournaments.state import LOSS, WIN, bracket_of, slot_entrants, standings_of, withdrawn_ids
+
+log = logging.getLogger(__name__)
+
+
+# -- the next round -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """One row of a new round: a match to play, a bye or a walkover (decided already)."""
+
+    code: str
+    kind: str
+    entrants: tuple[int, ...]
+    points: tuple[float, ...] = ()
+    winner: int | None = None  # an entrant id
+
+
+@dataclass
+class _Plan:
+    rows: list[Planned] = field(default_factory=list)
+    finished: bool = False
+
+
+def advance_rounds(tournament: Tournament, now: datetime) -> None:
+    """Start the next round while the current one is complete (and the interval has passed), or end
+    the tournament when there is none. Rounds of byes and walkovers only are complete at once."""
+    while tournament.status == Tournament.Status.RUNNING:
+        current = None
+        if tournament.current_round:
+            current = Round.objects.get(tournament=tournament, number=tournament.current_round)
+            if current.status != Round.Status.COMPLETE:
+                return
+            interval = timedelta(minutes=tournament.round_interval_minutes)
+            if interval and now < current.started_at + interval:
+                return  # the sweeper starts it when it is due
+        plan = _plan(tournament, tournament.current_round + 1)
+        if plan.finished:
+            _finish(tournament, now)
+            return
+        if not plan.rows:
+            log.error("tournament %s: nothing to play and not finished", tournament.pk)
+            return
+        _create_round(tournament, tournament.current_round + 1, plan.rows, now)
+
+
+def _plan(tournament: Tournament, number: int) -> _Plan:
+    F = Tournament.Format
+    if tournament.is_elimination:
+        return _plan_elimination(tournament)
+    withdrawn = withdrawn_ids(tournament)
+    if tournament.format == F.ROUND_ROBIN:
+        schedule = round_robin([int(e) for e in tournament.seeds], double=tournament.double_round_robin)
+        if number > len(schedule):
+            return _Plan(finished=True)
+        return _Plan(_rows_of(schedule[number - 1], withdrawn, bye_points=LOSS, number=number))
+    active = [row.entrant for row in standings_of(tournament) if row.entrant not in withdrawn]
+    if tournament.format == F.SWISS:
+        assert tournament.swiss_rounds is not None
+        if number > tournament.swiss_rounds or len(active) < 2:
+            return _Plan(finished=True)
+        scores = {row.entrant: row.points for row in standings_of(tournament)}
+        clubs = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "club_id"))
+        next_round = swiss_round(
+            active,
+            scores,
+            _history(tournament),
+            number=number,
+            clubs=clubs,
+            avoid_same_club=tournament.avoid_same_club,
+        )
+        return _Plan(_rows_of(next_round, set(), bye_points=WIN, number=number))
+    assert tournament.pocha_rounds is not None and tournament.table_size is not None
+    if number > tournament.pocha_rounds or len(active) < 3:
+        return _Plan(finished=True)
+    preferred = min(tournament.table_size, len(active))
+    tables = seat_tables(active, number, preferred=max(3, preferred))
+    return _Plan(
+        [
+            Planned(f"R{number}.T{t}", TournamentMatch.Kind.MATCH, table)
+            for t, table in enumerate(tables.tables, 1)
+        ]
+    )
+
+
+def _rows_of(round_: PairingRound, withdrawn: set[int], *, bye_points: float, number: int) -> list[Planned]:
+    rows = []
+    for board, p in enumerate(round_.pairings, start=1):
+        code = f"R{number}.B{board}"
+        out = [e for e in p.entrants if e in withdrawn]
+        if not out:
+            rows.append(Planned(code, TournamentMatch.Kind.MATCH, p.entrants))
+        elif len(out) == 2:
+            rows.append(Planned(code, TournamentMatch.Kind.WALKOVER, p.entrants, (LOSS, LOSS)))
+        else:
+            winner = p.second if p.first in withdrawn else p.first
+            points = (WIN, LOSS) if winner == p.first else (LOSS, WIN)
+            rows.append(Planned(code, TournamentMatch.Kind.WALKOVER, p.entrants, points, winner))
+    if round_.bye is not None:
+        rows.append(Planned(f"R{number}.BYE", TournamentMatch.Kind.BYE, (round_.bye,), (bye_points,)))
+    return rows
+
+
+def _plan_elimination(tournament: Tournament) -> _Plan:
+    bracket = bracket_of(tournament)
+    existing = set(TournamentMatch.objects.filter(tournament=tournament).values_list("code", flat=True))
+    rows = derived_walkovers(bracket, existing)
+    for state in bracket.ready():
+        if state.match.code not in existing:
+            a, b = state.entrants
+            assert a is not None and b is not None
+            rows.append(Planned(state.match.code, TournamentMatch.Kind.MATCH, (a, b)))
+    if not rows and bracket.is_complete:
+        return _Plan(finished=True)
+    return _Plan(rows)
+
+
+def derived_walkovers(bracket: Bracket, existing: set[str]) -> list[Planned]:
+    """Walkovers the bracket derives from withdrawals, to be stored as results (so that the bracket
+    stays a function of what is stored even when both entrants of a match have withdrawn)."""
+    rows = []
+    for state in bracket.states:
+        if state.status is Status.WALKOVER and not state.recorded and state.match.code not in existing:
+            a, b = state.entrants
+            assert a is not None and b is not None and state.winner is not None
+            points = (WIN, LOSS) if state.winner == a else (LOSS, WIN)
+            rows.append(
+                Planned(state.match.code, TournamentMatch.Kind.WALKOVER, (a, b), points, state.winner)
+            )
+    return rows
+
+
+def _history(tournament: Tournament) -> History:
+    pairings: dict[int, list[Pairing]] = defaultdict(list)
+    byes: dict[int, int] = {}
+    for tm in (
+        TournamentMatch.objects.filter(tournament=tournament)
+        .select_related("round")
+        .prefetch_related("slots")
+    ):
+        entrants = slot_entrants(tm)
+        if tm.kind == TournamentMatch.Kind.BYE:
+            byes[tm.round.number] = entrants[0]
+        elif len(entrants) == 2:
+            pairings[tm.round.number].append(Pairing(entrants[0], entrants[1]))
+    numbers = sorted(set(pairings) | set(byes))
+    return History.of(PairingRound(n, tuple(pairings[n]), byes.get(n)) for n in numbers)
+
+
+def _create_round(tournament: Tournament, number: int, rows: list[Planned], now: datetime) -> Round:
+    round_ = Round.objects.create(tournament=tournament, number=number)
+    entrants = {
+        e.pk: e
+        for e in Entrant.objects.filter(
+            tournament=tournament, pk__in={i for r in rows for i in r.entrants}
+        ).select_related("player", "partner")
+    }
+    for board, row in enumerate(rows, start=1):
+        add_match(tournament, round_, board, row, [entrants[i] for i in row.entrants], now)
+    tournament.current_round = number
+    tournament.save(update_fields=["current_round"])
+    complete_round_if_done(tournament, round_)
+    return round_
+
+
+def add_match(
+    tournament: Tournament, round_: Round, board: int, row: Planned, entrants: list[Entrant], now: datetime
+) -> TournamentMatch:
+    games_match = None
+    if row.kind == TournamentMatch.Kind.MATCH:
+        seats = _seats(tournament, entrants)
+        games_match = match_create(
+            created_by=tournament.created_by,
+            game=tournament.game,
+            players=len(seats),
+            options=tournament.options,
+            format=tournament.match_format,
+            format_target=tournament.match_target,
+            seats=seats,
+            rated=tournament.rated,
+            challenge=False,
+        )
+    done = row.kind != TournamentMatch.Kind.MATCH
+    tm = TournamentMatch.objects.create(
+        tournament=tournament,
+        round=round_,
+        code=row.code,
+        board=board,
+        kind=row.kind,
+        match=games_match,
+        status=TournamentMatch.Status.DONE if done else TournamentMatch.Status.PLAYING,
+        points=list(row.points) if done else None,
+        winner_id=row.winner,
+        forfeit=row.kind == TournamentMatch.Kind.WALKOVER,
+        recorded_at=now if done else None,
+    )
+    Slot.objects.bulk_create(
+        [Slot(tournament_match=tm, position=i, entrant=e) for i, e in enumerate(entrants)]
+    )
+    return tm
+
+
+def _seats(tournament: Tournament, entrants: list[Entrant]) -> list[SeatSpec]:
+    """Seats in position order; in Tute 4 a pair sits opposite: seats 0 and 2 against 1 and 3."""
+
+    def first(e: Entrant) -> SeatSpec:
+        return SeatSpec(player=e.player.handle) if e.player is not None else SeatSpec(bot=e.house_bot)
+
+    def second(e: Entrant) -> SeatSpec:
+        return SeatSpec(player=e.partner.handle) if e.partner is not None else SeatSpec(bot=e.partner_bot)
+
+    if tournament.game == Match.GameName.TUTE4:
+        a, b = entrants
+        return [first(a), first(b), second(a), second(b)]
+    return [first(e) for e in entrants]
+
+
+def complete_round_if_done(tournament: Tournament, round_: Round) -> bool:
+    """Mark the round complete once every row has a result, and queue the next round's generation."""
+    if round_.status == Round.Status.COMPLETE:
+        return False
+    if TournamentMatch.objects.filter(round=round_, status=TournamentMatch.Status.PLAYING).exists():
+        return False
+    round_.status = Round.Status.COMPLETE
+    round_.completed_at = timezone.now()
+    round_.save(update_fields=["status", "completed_at"])
+    from tournaments.tasks import advance
+
+    queue(advance, tournament.pk, round_.number)
+    return True
+
+
+def _finish(tournament: Tournament, now: datetime) -> None:
+    tournament.status = Tournament.Status.FINISHED
+    tournament.finished_at = now
+    tournament.final_standings = final_rows(tournament)
+    tournament.save(update_fields=["status", "finished_at", "final_standings"])
+
+
+def final_rows(tournament: Tournament) -> list[dict[str, object]]:
+    """The standings as stored at the end: ``tie_breaks`` is a list, in the tournament's tie-break order
+    (a JSON object would not keep that order in PostgreSQL's jsonb)."""
+    return [
+        {
+            "rank": row.rank,
+            "entrant": row.entrant,
+            "points": row.points,
+            "played": row.played,
+            "tie_breaks": list(row.tie_breaks),
+        }
+        for row in standings_of(tournament)
+    ]
