@@ -23,7 +23,8 @@ What it does, in order:
    inside SQL statements (an ``execute_wrapper`` sums them) and, with ``--profile``, cProfile's top
    functions. Target: at most 30 s for 100,000 matches.
 5. **Updates on a long history** (c): the task's function and the service again, on 100 new matches
-   each, with the ``--matches`` history in the database.
+   each, with the ``--matches`` history in the database; then the task's backlog query alone
+   (``pending_before``) for the last 100, five times each.
 6. Drops the database (unless ``--keep``).
 
 Synthetic matches are written in bulk with COPY (match, seats, games), not played: 50 % Tute 2 (3 % of
@@ -432,6 +433,26 @@ def commit_baseline(count: int = 200) -> None:
     )
 
 
+def backlog_query(match_ids: list[int], repeat: int = 5) -> None:
+    """The task's backlog query (``pending_before``) alone, for each match of ``match_ids``: its median."""
+    import statistics
+
+    from games.models import Match
+    from ratings.services import pending_before
+
+    finished = dict(Match.objects.filter(pk__in=match_ids).values_list("pk", "finished_at"))
+    seconds = []
+    for match_id in match_ids:
+        for _ in range(repeat):
+            started = time.perf_counter()
+            pending_before(match_id=match_id, finished_at=finished[match_id])
+            seconds.append(time.perf_counter() - started)
+    print(
+        f"backlog query (pending_before) on that history: median {1000 * statistics.median(seconds):.2f} ms, "
+        f"max {1000 * max(seconds):.2f} ms over {len(seconds)} calls"
+    )
+
+
 def recompute(profile: bool) -> float:
     from django.core.management import call_command
     from django.db import connection
@@ -538,6 +559,7 @@ def main() -> None:
                 ids,
                 lambda m: match_ratings_apply(match_id=m),
             )
+            backlog_query(ids)
             connection.close()
         finally:
             if not args.keep:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from django.conf import settings
 
@@ -51,6 +53,60 @@ class MatchFacts:
     seats: tuple[Competitor, ...]
     winners: tuple[int, ...]  # sides: seats, or pairs in Tute 4
     totals: tuple[float, ...]  # Pocha: each seat's total over the match's games
+
+
+#: A seat as the history stores it: (index, player_id, bot_level, the player's is_bot or None).
+SeatRow = tuple[int, int | None, str, bool | None]
+
+
+def match_facts(
+    match_id: int,
+    game: str,
+    result: dict[str, Any],
+    seats: Sequence[SeatRow],
+    game_results: Iterable[dict[str, Any] | None],
+) -> MatchFacts | None:
+    """A finished rated match's facts from plain values; None when a seat is empty.
+
+    The incremental path and the recompute both build their facts here, from model instances and from
+    ``values_list`` rows, so that both feed Elo the same competitors and the same float totals.
+    ``game_results``: the results of the match's finished games, in order (only Pocha reads them).
+    """
+    competitors = []
+    for _, player_id, bot_level, is_bot in sorted(seats):
+        if player_id is not None:
+            competitors.append(_player(player_id, bool(is_bot)))
+        elif bot_level:
+            competitors.append(_house(bot_level))
+        else:
+            return None
+    totals = [0.0] * len(competitors)
+    if game == Pool.POCHA:
+        for game_result in game_results:
+            if game_result:
+                for seat_index, score in enumerate(game_result["scores"]):
+                    totals[seat_index] += score
+        conceded = result.get("conceded_by")
+        if conceded is not None:
+            totals[conceded] = float("-inf")  # who resigns or forfeits finishes last
+    return MatchFacts(
+        match_id=match_id,
+        game=game,
+        seats=tuple(competitors),
+        winners=tuple(result["winners"]),
+        totals=tuple(totals),
+    )
+
+
+@lru_cache(maxsize=1 << 16)
+def _player(player_id: int, is_bot: bool) -> Competitor:
+    """Competitors are immutable: one object per player serves every match (a recompute has 290,000 seats)."""
+    return Competitor(player_subject(player_id), player_id, "", is_bot)
+
+
+@lru_cache(maxsize=64)
+def _house(level: str) -> Competitor:
+    return Competitor(house_subject(level), None, level, True)
 
 
 @dataclass(frozen=True, slots=True)

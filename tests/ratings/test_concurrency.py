@@ -8,6 +8,7 @@ is bounded: a deadlock that PostgreSQL detects surfaces as an error in a thread,
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 from typing import Any
@@ -17,7 +18,7 @@ from django.db import connection, connections
 
 from games.models import Match, Player
 from ratings.models import Pool, Rating, RatingChange
-from ratings.services import match_ratings_apply, ratings_recompute
+from ratings.services import match_ratings_apply, ratings_recompute, recompute
 from ratings.tasks import apply_match_ratings
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("postgres_required")]
@@ -219,3 +220,79 @@ def test_new_players_in_reversed_seats_rated_together_do_not_deadlock(
     # then: both applied, no deadlock
     assert results == [6, 6]
     assert {r.rated_matches for r in Rating.objects.filter(pool=Pool.POCHA)} == {2}
+
+
+# -- a recompute and an update at once ------------------------------------------------------------------
+
+
+def in_thread(call: Callable[[], Any], results: list[Any], errors: list[BaseException]) -> threading.Thread:
+    def run() -> None:
+        try:
+            results.append(call())
+        except BaseException as exc:
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def a_backend_waits_for_a_lock() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"
+        )
+        row = cursor.fetchone()
+    return bool(row and row[0])
+
+
+def test_a_match_rated_while_a_recompute_runs_is_applied_after_it_on_top(
+    players: Callable[[int], list[Player]],
+    resigned_match: Callable[..., Match],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given: P and Q have a rated history
+    p, q, r = players(3)
+    for loser in (0, 1, 1):
+        match_ratings_apply(match_id=resigned_match("tute2", [p, q], loser=loser).pk)
+    # and: a recompute that pauses once it has read and rated that history, before it writes
+    has_read, go_on = threading.Event(), threading.Event()
+    rate_history = recompute._rate_history
+
+    def pausing() -> Any:
+        rated = rate_history()
+        has_read.set()
+        assert go_on.wait(JOIN_SECONDS)
+        return rated
+
+    monkeypatch.setattr(recompute, "_rate_history", pausing)
+    results: list[Any] = []
+    errors: list[BaseException] = []
+    recomputing = in_thread(ratings_recompute, results, errors)
+    assert has_read.wait(JOIN_SECONDS)
+
+    # when: a match of P (and a newcomer R) finishes now, which the recompute did not read, and is rated
+    late = resigned_match("tute2", [p, r], loser=1)
+    rating = in_thread(partial(match_ratings_apply, match_id=late.pk), results, errors)
+    try:
+        deadline = time.monotonic() + JOIN_SECONDS
+        while rating.is_alive() and not a_backend_waits_for_a_lock() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        # then: the update waits for the recompute, rather than write rows the recompute would delete
+        assert rating.is_alive(), "the update did not wait for the recompute"
+    finally:
+        go_on.set()
+    for thread in (recomputing, rating):
+        thread.join(JOIN_SECONDS)
+    assert not errors, errors
+    assert sorted(results, key=str) == [(3, 6), 2]
+
+    # then: the late match applied on top of the rebuilt ratings: what a recompute of all four writes
+    concurrent = state()
+    assert RatingChange.objects.filter(match=late).count() == 2
+    monkeypatch.setattr(recompute, "_rate_history", rate_history)
+    ratings_recompute()
+    assert state() == concurrent

@@ -8,18 +8,20 @@ TUTE_REQUIRE_SERVICES=1), as house style asks of end-to-end paths.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
 from typing import Any
 from unittest import mock
 
 import pytest
 from django.db import IntegrityError, OperationalError, connection, transaction
+from django.utils import timezone
 
 from games.models import Match, Player
 from games.services import SeatSpec, challenge_accept, match_abort, match_create, match_resign
 from games.signals import match_finished
-from ratings import services
 from ratings.models import Pool, Rating, RatingChange
 from ratings.services import match_ratings_apply, ratings_recompute
+from ratings.services import matches as services
 from ratings.tasks import apply_match_ratings
 from tests.workers import (
     TEST_BROKER_DB,
@@ -175,6 +177,98 @@ def test_a_transient_database_error_on_an_earlier_match_retries_the_task_rather_
 
     # then: the second match waits for the retry; rated now, it would come before the first
     assert not RatingChange.objects.filter(match=second).exists()
+
+
+# -- how far back the backlog looks ---------------------------------------------------------------------
+
+
+def finished_at(match: Match, when: datetime) -> Match:
+    """The match as if it had finished at ``when``."""
+    Match.objects.filter(pk=match.pk).update(finished_at=when)
+    match.refresh_from_db()
+    return match
+
+
+@pytest.mark.django_db
+def test_a_lost_task_is_made_good_by_the_next_matchs_task_however_late_it_comes(
+    players: Callable[[int], list[Player]], resigned_match: Callable[..., Match]
+) -> None:
+    # given: a rated match; then another of the same players whose task was lost; then, three days later
+    # (a quiet server), a third
+    a, b = players(2)
+    start = timezone.now() - timedelta(days=4)
+    rated = finished_at(resigned_match("tute2", [a, b], loser=1), start)
+    apply_match_ratings(rated.pk)
+    lost = finished_at(resigned_match("tute2", [a, b], loser=1), start + timedelta(hours=1))
+    late = finished_at(resigned_match("tute2", [a, b], loser=0), start + timedelta(days=3))
+
+    # when: the third match's task runs
+    applied = apply_match_ratings(late.pk)
+
+    # then: the lost one was rated first, then the third: the finishing order
+    assert applied == 4
+    chain = list(RatingChange.objects.filter(subject=f"player:{a.pk}").order_by("id"))
+    assert [c.match_id for c in chain] == [rated.pk, lost.pk, late.pk]
+    assert [c.before for c in chain[1:]] == [c.after for c in chain[:-1]]
+
+
+@pytest.mark.django_db
+def test_a_match_that_committed_after_a_later_one_was_rated_is_still_picked_up(
+    players: Callable[[int], list[Player]], resigned_match: Callable[..., Match]
+) -> None:
+    # given: match B is rated; match A finished 30 s before B but committed after B's task ran, and its
+    # own task was lost
+    a, b, c, d = players(4)
+    start = timezone.now() - timedelta(hours=2)
+    later = finished_at(resigned_match("tute2", [c, d], loser=1), start)
+    apply_match_ratings(later.pk)
+    earlier = finished_at(resigned_match("tute2", [a, b], loser=1), start - timedelta(seconds=30))
+    assert timedelta(seconds=30) < services.BACKLOG_SLACK
+    # and: an hour later, another match finishes
+    last = finished_at(resigned_match("tute2", [a, c], loser=1), start + timedelta(hours=1))
+
+    # when: its task runs
+    applied = apply_match_ratings(last.pk)
+
+    # then: A, within the slack before the latest rated match, was rated first
+    assert applied == 4
+    assert RatingChange.objects.filter(match=earlier).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_match_that_fails_for_good_is_retried_only_within_the_slack_of_the_latest_rated_one(
+    players: Callable[[int], list[Player]],
+    resigned_match: Callable[..., Match],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given: three matches, each finished more than the slack after the one before; rating the first
+    # always fails (bad data)
+    p = players(6)
+    start = timezone.now() - timedelta(days=1)
+    gap = 2 * services.BACKLOG_SLACK
+    stuck = finished_at(resigned_match("tute2", p[0:2], loser=1), start)
+    second = finished_at(resigned_match("tute2", p[2:4], loser=1), start + gap)
+    third = finished_at(resigned_match("tute2", p[4:6], loser=1), start + 2 * gap)
+    apply = services.match_ratings_apply
+    tried: list[int] = []
+
+    def broken(*, match_id: int) -> int:
+        tried.append(match_id)
+        if match_id == stuck.pk:
+            raise IntegrityError("duplicate key value violates unique constraint")
+        return apply(match_id=match_id)
+
+    monkeypatch.setattr(services, "match_ratings_apply", broken)
+
+    # when: the second match's task runs, then the third's
+    apply_match_ratings(second.pk)
+    apply_match_ratings(third.pk)
+
+    # then: the second's task tried the stuck match first; the third's, which finished long after the
+    # second was rated, did not look back that far (the recompute is what rates such a match)
+    assert tried == [stuck.pk, second.pk, third.pk]
+    assert RatingChange.objects.filter(match__in=[second, third]).count() == 4
+    assert not RatingChange.objects.filter(match=stuck).exists()
 
 
 def test_the_task_is_named_bounded_and_retried_on_database_errors() -> None:
