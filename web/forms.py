@@ -34,6 +34,32 @@ class PlayForm(forms.Form):
         required=False,
         help_text=_("Pocha is played by 2 to 6; leave empty for 4."),
     )
+    pocha_sequence = forms.ChoiceField(
+        label=_("Hand sizes (Pocha only)"),
+        choices=[
+            ("spanish", _("Spanish: ones, up, the most, down, ones")),
+            ("up_down", _("Up and down once")),
+        ],
+        required=False,
+    )
+    pocha_max_cards = forms.IntegerField(
+        label=_("Most cards a hand (Pocha only)"),
+        min_value=1,
+        max_value=20,
+        required=False,
+        help_text=_("Leave empty for as many as the deck allows; fewer make a shorter game."),
+    )
+
+    def options(self) -> dict[str, object]:
+        """The rules flags the form sets (Pocha's hand sizes); the engine checks them."""
+        if self.cleaned_data["game"] != Match.GameName.POCHA:
+            return {}
+        options: dict[str, object] = {}
+        if self.cleaned_data.get("pocha_sequence"):
+            options["pocha_sequence"] = self.cleaned_data["pocha_sequence"]
+        if self.cleaned_data.get("pocha_max_cards"):
+            options["pocha_max_cards"] = self.cleaned_data["pocha_max_cards"]
+        return options
 
     def seat_count(self) -> int | None:
         """How many seats: Tute games have a fixed number; Pocha takes the form's (None: the default)."""

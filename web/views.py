@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -23,6 +22,7 @@ from games.engine import Rules, RulesError
 from games.models import Match, Player
 from games.selectors import match_view_for
 from games.services import SeatSpec, bot_create, bot_token_rotate, match_create, player_for_user
+from ratings.models import Rating
 from tute_site.exceptions import ApplicationError
 from web import selectors
 from web.charts import rating_chart
@@ -58,12 +58,12 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _rating_row(rating: Any) -> dict[str, Any]:
+def _rating_row(rating: Rating) -> dict[str, Any]:
     return {
         "rating": rating,
         "label": selectors.rating_label(rating),
         "handle": rating.player.handle if rating.player is not None else None,
-        "provisional": rating.rated_matches < settings.RATINGS_PROVISIONAL_MATCHES,
+        "provisional": selectors.is_provisional(rating),
     }
 
 
@@ -139,11 +139,12 @@ def play(request: HttpRequest) -> HttpResponse:
         me = player_for_user(user=_user(request))
         game = form.cleaned_data["game"]
         try:
-            seats_total = Rules.build(game, form.seat_count(), {}).players
+            seats_total = Rules.build(game, form.seat_count(), form.options()).players
             match = match_create(
                 created_by=me,
                 game=game,
                 players=seats_total,
+                options=form.options(),
                 seats=[SeatSpec(player=me.handle)]
                 + [SeatSpec(bot=form.cleaned_data["bot"])] * (seats_total - 1),
             )

@@ -203,6 +203,10 @@ def test_a_person_signs_up_plays_tute2_against_a_house_bot_and_finds_their_ratin
     assert page.locator("#error").inner_text().strip()
     match.refresh_from_db()
     assert match.ply == ply
+    # and the hand is read again from the server: the tampered button is gone
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#hand .card')].every(b => b.dataset.action === 'play:' + b.dataset.code)"
+    )
 
     # when: they play every turn to the end; the bot answers from the worker, without a reload
     moves = play_to_the_end(page, timeout=GAME_SECONDS, shots=tmp_path / "match-live.png")
@@ -289,39 +293,61 @@ def test_a_spectator_sees_the_moves_without_reloading(page: Any, site: str) -> N
     assert page.locator("#turn").inner_text().startswith("Waiting for")
 
 
-@pytest.mark.parametrize(("game", "first_action"), [("pocha", "bid:"), ("tute4", "play:")])
-def test_tute4_and_pocha_are_played_with_buttons_and_can_be_resigned(
-    page: Any, site: str, worker: Worker, game: str, first_action: str
+def start_against_bots(page: Any, site: str, game: str, **fields: str) -> Match:
+    page.goto(f"{site}/play/")
+    page.select_option("#id_game", game)
+    for name, value in fields.items():
+        if name == "pocha_sequence":
+            page.select_option(f"#id_{name}", value)
+        else:
+            page.fill(f"#id_{name}", value)
+    page.click("#play-form button[type=submit]")
+    page.wait_for_url(f"{site}/matches/*/")
+    return Match.objects.filter(seats__player__user__username=page.locator("header .me").inner_text()).latest(
+        "created_at"
+    )
+
+
+@pytest.mark.parametrize(
+    ("game", "fields", "seats"),
+    [
+        ("tute4", {}, 4),
+        ("pocha", {"players": "3", "pocha_sequence": "up_down", "pocha_max_cards": "2"}, 3),
+    ],
+)
+def test_tute4_and_a_short_pocha_are_played_to_the_end(
+    page: Any, site: str, worker: Worker, game: str, fields: dict[str, str], seats: int
 ) -> None:
     # given: a signed-up person starts the game against the house bots
     sign_up(page, site, "marta")
-    page.goto(f"{site}/play/")
-    page.select_option("#id_game", game)
-    if game == "pocha":
-        page.fill("#id_players", "3")
-    page.click("#play-form button[type=submit]")
-    page.wait_for_url(f"{site}/matches/*/")
-    match = Match.objects.get(seats__player__handle="marta")
-    assert match.num_players == (3 if game == "pocha" else 4)
+    match = start_against_bots(page, site, game, **fields)
+    assert match.num_players == seats
 
-    # when: their first turn comes (Pocha: a bid, as buttons; Tute 4: a card), they take it
-    first = page.locator(f'#live [data-action^="{first_action}"].legal:enabled').first
-    first.wait_for(timeout=30_000)
-    code = first.get_attribute("data-action")
-    first.click()
+    # when: they play every turn (Pocha's bids are buttons too)
+    moves = play_to_the_end(page, timeout=GAME_SECONDS)
 
-    # then: the server applied it for their seat
+    # then: the match was played to the end and the result shows
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED and match.finish_reason == "completed"
     mine = match.seats.get(player__handle="marta").index
-    wait_for(
-        f"{code} to be applied",
-        lambda: match.actions.filter(seat=mine, code=code).exists(),
-        timeout=15,
-        log=worker.log_tail,
-    )
+    assert moves == match.actions.filter(seat=mine).count()
+    if game == "pocha":
+        assert match.actions.filter(seat=mine, code__startswith="bid:").count() == 3  # hands of 1, 2, 1
+    assert "marta" in page.locator("#result").inner_text()
 
-    # when: they resign; then the match is over and the page shows the result
+
+def test_a_person_resigns_from_the_page(page: Any, site: str, worker: Worker) -> None:
+    # given: a Tute 2 match against the random bot, on the person's turn
+    sign_up(page, site, "marta")
+    match = start_against_bots(page, site, "tute2", **{})
+    page.wait_for_selector(LEGAL, timeout=30_000)
+
+    # when: they resign and confirm
     page.on("dialog", lambda dialog: dialog.accept())
     page.click("#resign")
+
+    # then: the match is over, lost by resignation
     page.wait_for_selector("#result", timeout=15_000)
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.finish_reason == "resigned"
+    assert "resignation" in page.locator("#result").inner_text()

@@ -138,3 +138,30 @@ def test_nobody_rotates_someone_elses_bot(client: Client) -> None:
 
     assert response.status_code == 200 and 'id="token"' not in response.content.decode()
     assert set(ApiToken.objects.values_list("digest", flat=True)) == before
+
+
+def test_a_short_pocha_from_the_form(client: Client) -> None:
+    client.force_login(person("alice").user)
+
+    client.post(
+        reverse("web:play"),
+        {
+            "game": "pocha",
+            "bot": "random",
+            "players": "3",
+            "pocha_sequence": "up_down",
+            "pocha_max_cards": "2",
+        },
+    )
+
+    match = Match.objects.get()
+    assert match.num_players == 3
+    assert match.options["pocha_sequence"] == "up_down" and match.options["pocha_max_cards"] == 2
+
+
+def test_pocha_options_do_not_reach_tute(client: Client) -> None:
+    client.force_login(person("alice").user)
+
+    client.post(reverse("web:play"), {"game": "tute2", "bot": "random", "pocha_max_cards": "2"})
+
+    assert Match.objects.get().options.get("pocha_max_cards") is None

@@ -191,6 +191,21 @@ def test_a_finished_match_shows_the_result_and_replays_every_hand_step_by_step(
     assert steps[-1]["result"] is not None
 
 
+def test_a_tute4_replay_has_ten_tricks_of_four_cards() -> None:
+    from web.selectors import match_page, match_replay
+
+    match = play_out(bot_match("tute4", person("alice"), level="random"))
+    loaded = match_page(match_id=match.pk)
+    assert loaded is not None
+
+    steps = match_replay(match=loaded)[0].steps
+
+    assert [len(h) for h in steps[0]["hands"]] == [10, 10, 10, 10]
+    ends = [s for s in steps if s["trick_end"]]
+    assert len(ends) == 10 or steps[-1]["result"]["tute"] is not None
+    assert all(len(s["last_trick"]["cards"]) == 4 for s in ends)
+
+
 def test_a_pocha_replay_shows_each_hand_and_its_bids() -> None:
     from web.selectors import match_page, match_replay
 

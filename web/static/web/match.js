@@ -213,9 +213,18 @@
       });
     };
 
+    // While an action is on its way every button is disabled: one action per turn, no double clicks.
+    var setBusy = function (on) {
+      busy = on;
+      live.classList.toggle("busy", on);
+      Array.prototype.forEach.call(live.querySelectorAll("[data-action]"), function (b) {
+        b.disabled = on || !b.classList.contains("legal");
+      });
+    };
+
     var act = function (code) {
       if (busy || !current) return;
-      busy = true;
+      setBusy(true);
       showError("");
       fetch(live.dataset.actionUrl, {
         method: "POST",
@@ -237,7 +246,7 @@
           showError(S.connection);
         })
         .then(function () {
-          busy = false;
+          setBusy(false);
         });
     };
 
