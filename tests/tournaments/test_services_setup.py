@@ -334,3 +334,13 @@ def test_the_database_keeps_an_entrant_a_player_or_a_house_bot(make_tournament: 
         Entrant.objects.create(tournament=t)
     with pytest.raises(IntegrityError), transaction.atomic():
         Entrant.objects.create(tournament=t, player=new_player(), house_bot="rule")
+
+
+def test_a_player_who_withdrew_before_the_start_may_enter_again(make_tournament: Make) -> None:
+    t = make_tournament(registration="invite")
+    p = new_player()
+    invite(tournament_id=t.pk, by=t.created_by, handle=p.handle)
+    first = register(tournament_id=t.pk, player=p)
+    withdraw(tournament_id=t.pk, by=p)
+    again = register(tournament_id=t.pk, player=p)
+    assert (again.pk, again.status, again.withdrawn_at) == (first.pk, "registered", None)

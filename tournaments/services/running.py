@@ -15,6 +15,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, Player
@@ -294,9 +295,11 @@ def tournaments_sweep(*, now: datetime | None = None, limit: int = 200) -> int:
         if match_result_record(match_id=match_id) is not None:
             handled += 1
     stalled = Round.objects.filter(
-        status=Round.Status.COMPLETE, tournament__status=Tournament.Status.RUNNING
-    ).values_list("tournament_id", "number", "tournament__current_round")
-    for tournament_id, number, current in stalled[: limit * 4]:
-        if number == current and tournament_advance(tournament_id=tournament_id, after_round=number, now=at):
+        status=Round.Status.COMPLETE,
+        tournament__status=Tournament.Status.RUNNING,
+        number=F("tournament__current_round"),
+    ).values_list("tournament_id", "number")
+    for tournament_id, number in stalled[:limit]:
+        if tournament_advance(tournament_id=tournament_id, after_round=number, now=at):
             handled += 1
     return handled

@@ -251,16 +251,15 @@ def register(
     """
     tournament = lock_tournament(tournament_id)
     _open_for_entries(tournament)
-    invitation = None
-    if tournament.registration == Tournament.Registration.INVITE:
-        invitation = Entrant.objects.filter(
-            tournament=tournament, player=player, status=Entrant.Status.INVITED
-        ).first()
-        if invitation is None:
-            if Entrant.objects.filter(tournament=tournament, player=player).exists():
-                raise AlreadyRegistered()
-            raise NotInvited()
-    elif tournament.registration == Tournament.Registration.PASSCODE and not (
+    # An invitation, or the player's own entry withdrawn before the start, becomes the entry again.
+    earlier = Entrant.objects.filter(
+        tournament=tournament, player=player, status__in=(Entrant.Status.INVITED, Entrant.Status.WITHDRAWN)
+    ).first()
+    if tournament.registration == Tournament.Registration.INVITE and earlier is None:
+        if Entrant.objects.filter(tournament=tournament, player=player).exists():
+            raise AlreadyRegistered()
+        raise NotInvited()
+    if tournament.registration == Tournament.Registration.PASSCODE and not (
         passcode and check_password(passcode, tournament.passcode_hash)
     ):
         raise WrongPasscode()
@@ -268,17 +267,18 @@ def register(
     _check_free(
         tournament,
         [player, *([partner_player] if partner_player else [])],
-        except_entrant=invitation.pk if invitation else None,
+        except_entrant=earlier.pk if earlier else None,
     )
     _check_room(tournament)
     represented = _club_for(tournament, player, club)
-    if invitation is not None:
-        invitation.status = Entrant.Status.REGISTERED
-        invitation.partner = partner_player
-        invitation.partner_bot = partner_bot or ""
-        invitation.club = represented
-        invitation.save(update_fields=["status", "partner", "partner_bot", "club"])
-        return invitation
+    if earlier is not None:
+        earlier.status = Entrant.Status.REGISTERED
+        earlier.partner = partner_player
+        earlier.partner_bot = partner_bot or ""
+        earlier.club = represented
+        earlier.withdrawn_at = None
+        earlier.save(update_fields=["status", "partner", "partner_bot", "club", "withdrawn_at"])
+        return earlier
     return Entrant.objects.create(
         tournament=tournament,
         player=player,
