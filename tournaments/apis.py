@@ -43,6 +43,7 @@ from tournaments.services import (
     entrant_bot_fill,
     invite,
     membership_add,
+    no_show,
     partner_set,
     register,
     result_correct,
@@ -559,6 +560,30 @@ class MatchDetailApi(APIView):
         if row is None:
             raise TournamentMatchNotFound()
         return Response(MatchRowOutput(row).data)
+
+
+class NoShowApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "TournamentNoShowInput"
+
+        entrant = serializers.IntegerField(help_text="The entrant who did not turn up.")
+
+    @extend_schema(request=InputSerializer, responses=MatchRowOutput)
+    def post(self, request: Request, tournament_id: int, tournament_match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tm = no_show(
+            tournament_id=tournament_id,
+            tournament_match_id=tournament_match_id,
+            by=signed_in(request),
+            entrant_id=data.validated_data["entrant"],
+        )
+        return Response(
+            MatchRowOutput(tournament_match(tournament=found(tournament_id), tournament_match_id=tm.pk)).data
+        )
 
 
 class StandingsApi(APIView):

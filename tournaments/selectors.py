@@ -61,12 +61,7 @@ def tournaments_list(
     return qs.order_by("-created_at", "-id")
 
 
-_PLAYING_STATUSES = (
-    Entrant.Status.REGISTERED,
-    Entrant.Status.CHECKED_IN,
-    Entrant.Status.ACTIVE,
-    Entrant.Status.WITHDRAWN,
-)
+_PLAYING_STATUSES = (Entrant.Status.REGISTERED, Entrant.Status.CHECKED_IN, Entrant.Status.ACTIVE)
 
 
 def tournament_detail(*, tournament_id: int) -> Tournament | None:

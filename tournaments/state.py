@@ -140,8 +140,11 @@ def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds
     if result.get("games_won"):
         games = [int(g) for g in result["games_won"]][:positions]
     conceded = result.get("conceded_by")
-    # A resignation is a result; it is a forfeit when the side resigned for a withdrawal.
-    forfeit = conceded is not None and withdrawn[_position(match, int(conceded))]
+    # A resignation is a result; it is a forfeit when the side resigned for a withdrawal, or lost on time
+    # (a no-show: its clock ran out ``max_timeouts`` times).
+    forfeit = conceded is not None and (
+        withdrawn[_position(match, int(conceded))] or match.finish_reason == "forfeit"
+    )
     if match.status == Match.Status.ABORTED:
         out_ = [i for i in range(positions) if withdrawn[i]]
         if positions == 2:

@@ -22,6 +22,11 @@ urlpatterns = [
     path(T + "rounds/", apis.RoundListApi.as_view(), name="tournament-rounds"),
     path(T + "matches/", apis.MatchListApi.as_view(), name="tournament-matches"),
     path(T + "matches/<int:tournament_match_id>/", apis.MatchDetailApi.as_view(), name="tournament-match"),
+    path(
+        T + "matches/<int:tournament_match_id>/no-show/",
+        apis.NoShowApi.as_view(),
+        name="tournament-match-no-show",
+    ),
     path(T + "standings/", apis.StandingsApi.as_view(), name="tournament-standings"),
     path(T + "bracket/", apis.BracketApi.as_view(), name="tournament-bracket"),
     path(T + "corrections/", apis.CorrectionListCreateApi.as_view(), name="tournament-corrections"),

@@ -339,3 +339,22 @@ def test_the_schema_lists_the_tournament_endpoints_without_warnings(
     call_command("spectacular", "--validate", "--file", str(tmp_path / "schema.yml"))
     warnings = capsys.readouterr().err
     assert "tournaments/" not in warnings and "Enum" not in warnings, warnings
+
+
+def test_a_no_show_through_the_api(orga_api: APIClient, client_for: Callable) -> None:
+    t = create(orga_api)
+    for _ in range(2):
+        client_for(new_player()).post(f"/api/v1/tournaments/{t['id']}/register/", {}, format="json")
+    orga_api.post(f"/api/v1/tournaments/{t['id']}/start/", {}, format="json")
+    (row,) = client_for(None).get(f"/api/v1/tournaments/{t['id']}/matches/").json()
+    absent = row["entrants"][1]["id"]
+    url = f"/api/v1/tournaments/{t['id']}/matches/{row['id']}/no-show/"
+    assert (
+        client_for(new_player()).post(url, {"entrant": absent}, format="json").json()["code"]
+        == "not_organiser"
+    )
+    response = orga_api.post(url, {"entrant": absent}, format="json")
+    assert response.status_code == 200
+    assert (response.json()["winner"], response.json()["forfeit"]) == (row["entrants"][0]["id"], True)
+    again = orga_api.post(url, {"entrant": absent}, format="json")
+    assert (again.status_code, again.json()["code"]) == (409, "wrong_status")

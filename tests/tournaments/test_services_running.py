@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Player
-from games.services import SeatSpec, match_abort, match_create
+from games.services import SeatSpec, match_abort, match_create, turn_timeout
 from games.signals import match_finished
 from ratings.facts import player_subject
 from ratings.models import Pool, Rating
@@ -35,6 +35,7 @@ from tournaments.selectors import bracket_view, standings_table
 from tournaments.services import (
     entrant_bot_fill,
     match_result_record,
+    no_show,
     register,
     tournament_advance,
     tournament_start,
@@ -594,3 +595,49 @@ def test_house_bots_play_a_round_out(make_tournament: Make, organiser: Player) -
     assert finished.status == "finished"
     recorded = match_result_record(match_id=tm.match.pk)
     assert recorded is not None and recorded.card_points is not None and sum(recorded.card_points) > 0
+
+
+def test_an_organiser_records_a_no_show_as_a_walkover(
+    make_tournament: Make, enter: Enter, organiser: Player
+) -> None:
+    # given: a two-player final in play
+    t = make_tournament()
+    a, b = enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    with pytest.raises(NotOrganiser):
+        no_show(tournament_id=t.pk, tournament_match_id=tm.pk, by=new_player(), entrant_id=b.pk)
+
+    # when: b did not turn up
+    recorded = no_show(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, entrant_id=b.pk)
+
+    # then: a wins by walkover; the games match is called off; the bracket shows the walkover
+    assert (recorded.winner_id, recorded.forfeit, recorded.points) == (a.pk, True, [1.0, 0.0])
+    assert tm.match is not None and Match.objects.get(pk=tm.match.pk).status == "aborted"
+    view = bracket_view(tournament=refreshed(t))
+    assert view is not None and view.sections[0].rounds[0][0].status == "walkover"
+    advance(t)
+    assert refreshed(t).status == "finished"
+    with pytest.raises(WrongStatus):
+        no_show(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, entrant_id=b.pk)
+
+
+def test_losing_on_time_is_a_forfeit(make_tournament: Make, enter: Enter, organiser: Player) -> None:
+    # given: a match whose first seat never moves (one timeout forfeits)
+    t = make_tournament()
+    enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    assert tm.match is not None
+    Match.objects.filter(pk=tm.match.pk).update(
+        max_timeouts=1, turn_deadline=timezone.now() - timedelta(seconds=1)
+    )
+
+    # when: the seat to act times out
+    match = Match.objects.get(pk=tm.match.pk)
+    turn_timeout(match_id=match.pk, ply=match.ply)
+    assert Match.objects.get(pk=match.pk).finish_reason == "forfeit"
+    recorded = match_result_record(match_id=match.pk)
+
+    # then: recorded as a forfeit against the seat that timed out
+    assert recorded is not None and recorded.forfeit

@@ -4,6 +4,7 @@ from tournaments.services.clubs import club_create, membership_add
 from tournaments.services.corrections import result_correct
 from tournaments.services.running import (
     match_result_record,
+    no_show,
     tournament_advance,
     tournament_cancel,
     tournament_start,
@@ -29,6 +30,7 @@ __all__ = [
     "invite",
     "match_result_record",
     "membership_add",
+    "no_show",
     "partner_set",
     "register",
     "result_correct",

@@ -28,6 +28,7 @@ from tournaments.errors import (
     NotEntered,
     PairIncomplete,
     TooFewEntrants,
+    TournamentMatchNotFound,
     WrongStatus,
 )
 from tournaments.models import Entrant, Round, Tournament, TournamentMatch
@@ -181,6 +182,37 @@ def tournament_advance(
     if tournament.current_round == before and tournament.status == Tournament.Status.RUNNING:
         return None
     return tournament
+
+
+@transaction.atomic
+def no_show(*, tournament_id: int, tournament_match_id: int, by: Player, entrant_id: int) -> TournamentMatch:
+    """The organiser records that ``entrant_id`` did not turn up for a match of two in play: its games
+    match is called off and the opponent wins by walkover (the entrant stays in the tournament)."""
+    tournament = lock_tournament(tournament_id)
+    require_organiser(tournament.club, by)
+    tm = (
+        TournamentMatch.objects.select_related("round", "match")
+        .filter(tournament=tournament, pk=tournament_match_id)
+        .first()
+    )
+    if tm is None:
+        raise TournamentMatchNotFound()
+    entrants = slot_entrants(tm)
+    if tm.status != TournamentMatch.Status.PLAYING or len(entrants) != 2:
+        raise WrongStatus("Only a match of two still in play can be a no-show.")
+    if entrant_id not in entrants:
+        raise EntrantNotFound("That entrant does not play this match.")
+    if tm.match is not None and tm.match.status == Match.Status.IN_PROGRESS:
+        match_abort(match_id=tm.match.pk, by=tournament.created_by)
+    present = 1 - entrants.index(entrant_id)
+    tm.points = [1.0, 0.0] if present == 0 else [0.0, 1.0]
+    tm.winner_id = entrants[present]
+    tm.forfeit = True
+    tm.status = TournamentMatch.Status.DONE
+    tm.recorded_at = timezone.now()
+    tm.save(update_fields=["points", "winner", "forfeit", "status", "recorded_at"])
+    complete_round_if_done(tournament, tm.round)
+    return tm
 
 
 # -- withdrawals -------------------------------------------------------------------------------------------------
