@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import RegexValidator
@@ -9,6 +11,14 @@ from django.utils.translation import gettext_lazy as _
 
 from games.bots import BOT_LEVELS
 from games.models import Match
+from tournaments.models import Club, Membership, Tournament
+from tournaments.services import Settings
+
+GAME_CHOICES = [
+    (Match.GameName.TUTE2.value, _("Tute (2 players)")),
+    (Match.GameName.TUTE4.value, _("Tute (4 players in pairs)")),
+    (Match.GameName.POCHA.value, _("Pocha")),
+]
 
 
 class SignupForm(UserCreationForm):
@@ -18,14 +28,7 @@ class SignupForm(UserCreationForm):
 class PlayForm(forms.Form):
     """A match against the house bots: the person at seat 0, a house bot at every other seat."""
 
-    game = forms.ChoiceField(
-        label=_("Game"),
-        choices=[
-            (Match.GameName.TUTE2, _("Tute (2 players)")),
-            (Match.GameName.TUTE4, _("Tute (4 players in pairs)")),
-            (Match.GameName.POCHA, _("Pocha")),
-        ],
-    )
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
     bot = forms.ChoiceField(label=_("House bot"), choices=[(level, level) for level in BOT_LEVELS])
     players = forms.IntegerField(
         label=_("Players (Pocha only)"),
@@ -78,3 +81,122 @@ class BotCreateForm(forms.Form):
         help_text=_("Lower-case letters, digits and hyphens; the bot's name in the API."),
     )
     display_name = forms.CharField(label=_("Display name"), max_length=64, required=False)
+
+
+# -- clubs and tournaments -----------------------------------------------------------------------------
+
+
+class ClubForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    slug = forms.SlugField(label=_("Short name"), max_length=40, help_text=_("Used in the club's address."))
+
+
+class MemberAddForm(forms.Form):
+    handle = forms.SlugField(label=_("Player's handle"), max_length=32)
+    role = forms.ChoiceField(
+        label=_("Role"),
+        choices=[
+            (Membership.Role.MEMBER.value, _("member")),
+            (Membership.Role.ORGANISER.value, _("organiser")),
+        ],
+        initial=Membership.Role.MEMBER,
+    )
+
+
+class TournamentForm(forms.Form):
+    """An organiser's tournament settings; ``tournaments.services`` checks how they fit together."""
+
+    club = forms.ModelChoiceField(label=_("Club"), queryset=Club.objects.none(), empty_label=None)
+    name = forms.CharField(label=_("Name"), max_length=120)
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[
+            (Tournament.Format.SINGLE_ELIM, _("Single elimination")),
+            (Tournament.Format.DOUBLE_ELIM, _("Double elimination")),
+            (Tournament.Format.ROUND_ROBIN, _("Round robin")),
+            (Tournament.Format.SWISS, _("Swiss")),
+            (Tournament.Format.POCHA_TABLES, _("Pocha tables")),
+        ],
+    )
+    match_format = forms.ChoiceField(
+        label=_("Each match"),
+        choices=[
+            (Match.Format.SINGLE, _("One game")),
+            (Match.Format.BEST_OF, _("Best of N games")),
+            (Match.Format.FIRST_TO, _("First to N games won")),
+        ],
+    )
+    match_target = forms.IntegerField(label=_("N"), min_value=1, max_value=99, initial=1)
+    third_place = forms.BooleanField(label=_("Third-place match (single elimination)"), required=False)
+    double_round_robin = forms.BooleanField(label=_("Everyone meets twice (round robin)"), required=False)
+    swiss_rounds = forms.IntegerField(label=_("Rounds (Swiss)"), min_value=1, max_value=30, required=False)
+    table_size = forms.IntegerField(label=_("Table size (Pocha)"), min_value=3, max_value=6, required=False)
+    pocha_rounds = forms.IntegerField(label=_("Rounds (Pocha)"), min_value=1, max_value=30, required=False)
+    registration = forms.ChoiceField(
+        label=_("Entries"),
+        choices=[
+            (Tournament.Registration.OPEN, _("Open to anyone")),
+            (Tournament.Registration.INVITE, _("By invitation")),
+            (Tournament.Registration.PASSCODE, _("With a passcode")),
+        ],
+    )
+    passcode = forms.CharField(label=_("Passcode"), max_length=64, required=False)
+    max_entrants = forms.IntegerField(label=_("Most entrants"), min_value=2, required=False)
+    seeding = forms.ChoiceField(
+        label=_("Seeding"),
+        choices=[
+            (Tournament.Seeding.RATING, _("By rating")),
+            (Tournament.Seeding.RANDOM, _("At random")),
+            (Tournament.Seeding.MANUAL, _("In order of entry")),
+        ],
+    )
+    starts_at = forms.DateTimeField(
+        label=_("Starts at (UTC)"),
+        required=False,
+        help_text=_("Empty: the organiser starts it by hand."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+
+    def __init__(self, *args: Any, clubs: list[Club], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["club"]
+        assert isinstance(field, forms.ModelChoiceField)
+        field.queryset = Club.objects.filter(pk__in=[c.pk for c in clubs])
+
+    def settings(self) -> Settings:
+        data = self.cleaned_data
+        return Settings(
+            name=data["name"],
+            game=data["game"],
+            format=data["format"],
+            match_format=data["match_format"],
+            match_target=data["match_target"],
+            third_place=data["third_place"],
+            double_round_robin=data["double_round_robin"],
+            swiss_rounds=data["swiss_rounds"],
+            table_size=data["table_size"],
+            pocha_rounds=data["pocha_rounds"],
+            rated=data["rated"],
+            registration=data["registration"],
+            passcode=data["passcode"] or None,
+            max_entrants=data["max_entrants"],
+            starts_at=data["starts_at"],
+            seeding=data["seeding"],
+        )
+
+
+class RegisterForm(forms.Form):
+    passcode = forms.CharField(label=_("Passcode"), max_length=64, required=False)
+    partner = forms.SlugField(label=_("Partner's handle (Tute 4)"), max_length=32, required=False)
+    partner_bot = forms.ChoiceField(
+        label=_("Or a house bot as partner (Tute 4)"),
+        choices=[("", "—")] + [(level, level) for level in BOT_LEVELS],
+        required=False,
+    )
+
+
+class BotFillForm(forms.Form):
+    level = forms.ChoiceField(label=_("House bot"), choices=[(level, level) for level in BOT_LEVELS])
+    count = forms.IntegerField(label=_("How many"), min_value=0, max_value=64, initial=4)

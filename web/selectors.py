@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db.models import Prefetch, QuerySet
+from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import State
 from games.engine.cards import codes_of
@@ -20,6 +20,18 @@ from games.models import Action, Game, Match, Player, Seat
 from games.selectors import match_rules, matches_list
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
+from tournaments.models import Club, Entrant, Membership, Tournament
+from tournaments.selectors import (
+    BracketView,
+    EntrantRef,
+    RoundRow,
+    StandingRow,
+    bracket_view,
+    entrants_of,
+    rounds_with_matches,
+    standings_table,
+    tournaments_list,
+)
 
 #: Pools in the order the website lists them.
 POOLS: tuple[str, ...] = tuple(Pool.values)
@@ -48,9 +60,16 @@ def top_ratings(*, per_pool: int = 5) -> dict[str, list[Rating]]:
     return {pool: list(leaderboard(pool=pool)[:per_pool]) for pool in POOLS}
 
 
-def leaderboard_page(*, pool: str, bots: str = "include") -> QuerySet[Rating]:
-    """A pool's leaderboard, best first, players joined; the view paginates it."""
-    return leaderboard(pool=pool, bots=bots if bots in BOTS_FILTERS else "include")
+def leaderboard_page(*, pool: str, bots: str = "include", club: str | None = None) -> QuerySet[Rating]:
+    """A pool's leaderboard, best first, players joined; the view paginates it.
+
+    ``club`` (a slug) keeps the ratings of the club's members (pairs: either player a member).
+    """
+    qs = leaderboard(pool=pool, bots=bots if bots in BOTS_FILTERS else "include")
+    if club:
+        members = Membership.objects.filter(club__slug=club).values("player_id")
+        qs = qs.filter(Q(player_id__in=members) | Q(partner_id__in=members))
+    return qs
 
 
 def rating_label(rating: Rating) -> str:
@@ -219,3 +238,104 @@ def _snapshot(
         "cantes": [{"seat": s, "suit": suit, "points": p} for s, suit, p in public.cantes],
         "result": public.result,
     }
+
+
+# -- clubs and tournaments -----------------------------------------------------------------------------
+
+
+def upcoming_tournaments(*, limit: int = 5) -> list[Tournament]:
+    """Tournaments taking entries, the soonest start first (no start time: newest first); one query."""
+    qs = tournaments_list(status=Tournament.Status.REGISTRATION)
+    return list(qs.order_by(F("starts_at").asc(nulls_last=True), "-created_at", "-id")[:limit])
+
+
+def running_tournaments(*, limit: int = 5) -> list[Tournament]:
+    return list(tournaments_list(status=Tournament.Status.RUNNING)[:limit])
+
+
+def organiser_clubs(*, player: Player) -> list[Club]:
+    """The clubs ``player`` organises: where they may create and run tournaments."""
+    return list(
+        Club.objects.filter(memberships__player=player, memberships__role=Membership.Role.ORGANISER).order_by(
+            "name", "id"
+        )
+    )
+
+
+def organises(*, club_id: int, player: Player | None) -> bool:
+    if player is None:
+        return False
+    return Membership.objects.filter(club_id=club_id, player=player, role=Membership.Role.ORGANISER).exists()
+
+
+def entry_of(*, tournament: Tournament, player: Player | None) -> Entrant | None:
+    """The player's entry in the tournament (as its player or its partner), if any."""
+    if player is None:
+        return None
+    return (
+        Entrant.objects.filter(tournament=tournament)
+        .filter(Q(player=player) | Q(partner=player))
+        .exclude(status=Entrant.Status.WITHDRAWN)
+        .first()
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPage:
+    entrants: list[EntrantRef]
+    rounds: list[RoundRow]
+    standings: list[StandingRow]
+    bracket: BracketView | None
+    #: Tournament match id -> the games match that plays it (to link the bracket's boxes).
+    games_match: dict[int, int]
+
+
+def tournament_page(*, tournament: Tournament) -> TournamentPage:
+    """What a tournament's page shows: entrants, rounds with their matches, standings, the bracket."""
+    rounds = rounds_with_matches(tournament=tournament)
+    return TournamentPage(
+        entrants=entrants_of(tournament=tournament),
+        rounds=rounds,
+        standings=standings_table(tournament=tournament),
+        bracket=bracket_view(tournament=tournament),
+        games_match={row.id: row.match_id for r in rounds for row in r.matches if row.match_id is not None},
+    )
+
+
+def club_tournaments(*, club: Club) -> list[Tournament]:
+    return list(tournaments_list(club=club.slug))
+
+
+def bracket_columns(*, bracket: BracketView, games_match: dict[int, int]) -> list[dict[str, Any]]:
+    """The bracket's sections as columns of boxes, for the diagram: names, who won, the match to watch."""
+    sections = []
+    for section in bracket.sections:
+        columns = []
+        for number, slots in enumerate(section.rounds, start=1):
+            boxes = []
+            for slot in slots:
+                sides = []
+                for ref in slot.entrants:
+                    sides.append(
+                        {
+                            "name": ref.name if ref is not None else None,
+                            "seed": ref.seed if ref is not None else None,
+                            "won": ref is not None and slot.winner == ref.id,
+                        }
+                    )
+                boxes.append(
+                    {
+                        "code": slot.code,
+                        "sides": sides,
+                        "status": slot.status,
+                        "match_id": games_match.get(slot.tournament_match) if slot.tournament_match else None,
+                    }
+                )
+            columns.append({"round": number, "boxes": boxes})
+        sections.append({"section": section.section, "columns": columns})
+    return sections
+
+
+def club_choices() -> list[tuple[str, str]]:
+    """(slug, name) of every club, for the leaderboard's filter; one query."""
+    return list(Club.objects.order_by("name", "id").values_list("slug", "name"))

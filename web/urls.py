@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from web import tournament_views as tv
 from web import views
 
 app_name = "web"
@@ -15,6 +16,18 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("bots/", views.bots, name="bots"),
     path("bots/<slug:handle>/token/", views.bot_rotate, name="bot-rotate"),
+    path("tournaments/", tv.tournament_list, name="tournaments"),
+    path("tournaments/new/", tv.tournament_new, name="tournament-new"),
+    path("tournaments/<int:tournament_id>/", tv.tournament_page, name="tournament"),
+    path("tournaments/<int:tournament_id>/register/", tv.tournament_register, name="tournament-register"),
+    path("tournaments/<int:tournament_id>/withdraw/", tv.tournament_withdraw, name="tournament-withdraw"),
+    path("tournaments/<int:tournament_id>/bots/", tv.tournament_bots, name="tournament-bots"),
+    path("tournaments/<int:tournament_id>/start/", tv.tournament_start_view, name="tournament-start"),
+    path("tournaments/<int:tournament_id>/cancel/", tv.tournament_cancel_view, name="tournament-cancel"),
+    path("clubs/", tv.club_list, name="clubs"),
+    path("clubs/new/", tv.club_new, name="club-new"),
+    path("clubs/<slug:slug>/", tv.club_page, name="club"),
+    path("clubs/<slug:slug>/members/", tv.club_member_add, name="club-member-add"),
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -11,7 +11,6 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -19,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import Rules, RulesError
-from games.models import Match, Player
+from games.models import Match
 from games.selectors import match_view_for
 from games.services import SeatSpec, bot_create, bot_token_rotate, match_create, player_for_user
 from ratings.models import Rating
@@ -28,21 +27,7 @@ from web import selectors
 from web.charts import rating_chart
 from web.forms import BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
-
-
-def _user(request: HttpRequest) -> User:
-    user = request.user
-    assert isinstance(user, User)
-    return user
-
-
-def _me(request: HttpRequest) -> Player | None:
-    if not request.user.is_authenticated:
-        return None
-    try:
-        return _user(request).player
-    except Player.DoesNotExist:
-        return player_for_user(user=_user(request))
+from web.people import request_player, request_user
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -53,6 +38,8 @@ def home(request: HttpRequest) -> HttpResponse:
         {
             "live": selectors.live_matches(limit=10),
             "recent": selectors.recent_matches(limit=10),
+            "tournaments": selectors.upcoming_tournaments(limit=5),
+            "running_tournaments": selectors.running_tournaments(limit=5),
             "top": [(pool, [_rating_row(r) for r in top[pool]]) for pool in selectors.POOLS],
         },
     )
@@ -73,13 +60,24 @@ def leaderboard(request: HttpRequest, pool: str) -> HttpResponse:
     bots = request.GET.get("bots", "include")
     if bots not in selectors.BOTS_FILTERS:
         bots = "include"
-    page = Paginator(selectors.leaderboard_page(pool=pool, bots=bots), 50).get_page(request.GET.get("page"))
+    club = request.GET.get("club") or ""
+    page = Paginator(selectors.leaderboard_page(pool=pool, bots=bots, club=club or None), 50).get_page(
+        request.GET.get("page")
+    )
     offset = (page.number - 1) * 50
     rows = [{**_rating_row(r), "rank": offset + i + 1} for i, r in enumerate(page.object_list)]
     return render(
         request,
         "web/leaderboard.html",
-        {"pool": pool, "pools": selectors.POOLS, "bots": bots, "page": page, "rows": rows},
+        {
+            "pool": pool,
+            "pools": selectors.POOLS,
+            "bots": bots,
+            "club": club,
+            "clubs": selectors.club_choices(),
+            "page": page,
+            "rows": rows,
+        },
     )
 
 
@@ -107,7 +105,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     match = selectors.match_page(match_id=match_id)
     if match is None:
         raise Http404
-    me = _me(request)
+    me = request_player(request)
     seats = selectors.seat_labels(match)
     replay = selectors.match_replay(match=match)
     return render(
@@ -128,7 +126,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
 
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
-    return redirect("web:player", handle=player_for_user(user=_user(request)).handle)
+    return redirect("web:player", handle=player_for_user(user=request_user(request)).handle)
 
 
 @login_required
@@ -136,7 +134,7 @@ def me(request: HttpRequest) -> HttpResponse:
 def play(request: HttpRequest) -> HttpResponse:
     form = PlayForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        me = player_for_user(user=_user(request))
+        me = player_for_user(user=request_user(request))
         game = form.cleaned_data["game"]
         try:
             seats_total = Rules.build(game, form.seat_count(), form.options()).players
@@ -171,7 +169,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def bots(request: HttpRequest) -> HttpResponse:
     """The person's bot accounts; creating one shows its token on this one answer only."""
-    user = _user(request)
+    user = request_user(request)
     form = BotCreateForm(request.POST or None)
     token = None
     created = None
@@ -196,7 +194,7 @@ def bots(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
-    user = _user(request)
+    user = request_user(request)
     try:
         token = bot_token_rotate(owner=user, handle=handle)
     except ApplicationError as exc:

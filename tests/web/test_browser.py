@@ -248,8 +248,6 @@ def test_a_person_signs_up_plays_tute2_against_a_house_bot_and_finds_their_ratin
     assert page.locator(".rating-value").first.inner_text() == f"{rating.rating:.0f}"
     assert page.locator(f'a[href="/matches/{match.pk}/"]').count() >= 1
     shoot(page, "player", tmp_path)
-    page.goto(f"{site}/")
-    shoot(page, "home", tmp_path)
 
 
 def test_spanish_pages_in_the_browser(page: Any, site: str, tmp_path: Path) -> None:
@@ -351,3 +349,57 @@ def test_a_person_resigns_from_the_page(page: Any, site: str, worker: Worker) ->
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.finish_reason == "resigned"
     assert "resignation" in page.locator("#result").inner_text()
+
+
+def test_the_bracket_of_a_running_tournament(page: Any, site: str, worker: Worker, tmp_path: Path) -> None:
+    # given: a single elimination of a person and seven house bots; the worker plays the bots' matches,
+    # the person's waits for them, so the tournament stays in round 1
+    from tests.web.conftest import person
+    from tournaments.models import Tournament, TournamentMatch
+    from tournaments.services import (
+        Settings,
+        club_create,
+        entrant_bot_fill,
+        register,
+        tournament_create,
+        tournament_start,
+    )
+
+    ana = person("ana")
+    club = club_create(name="Casino de Madrid", slug="casino", by=ana)
+    tournament = tournament_create(
+        club=club, by=ana, settings=Settings(name="Copa de Bastos", game="tute2", format="single_elim")
+    )
+    register(tournament_id=tournament.pk, player=ana)
+    entrant_bot_fill(tournament_id=tournament.pk, by=ana, level="random", count=7)
+    tournament_start(tournament_id=tournament.pk, by=ana)
+    wait_for(
+        "the three bot matches of round 1",
+        lambda: TournamentMatch.objects.filter(tournament=tournament, status="done").count() >= 3,
+        timeout=60,
+        log=worker.log_tail,
+    )
+
+    # when: anyone opens the tournament's page
+    page.goto(f"{site}/tournaments/{tournament.pk}/")
+
+    # then: the bracket: three rounds, seven boxes, three winners marked, the person's match to watch
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
+    assert page.locator("#bracket .bracket-round").count() == 3
+    assert page.locator("#bracket .bracket-match").count() == 7
+    assert page.locator("#bracket .side.won").count() >= 3
+    ana_box = page.locator("#bracket .bracket-match", has_text="ana")
+    assert ana_box.locator("a", has_text="watch").count() == 1
+    assert page.locator("#rounds").count() == 1 and page.locator("#entrants tbody tr").count() == 8
+    shoot(page, "tournament-bracket", tmp_path)
+
+    # and: the home page lists the person's live match, the tournament in play and one taking entries
+    tournament_create(
+        club=club, by=ana, settings=Settings(name="Liga de Copas", game="tute4", format="round_robin")
+    )
+    page.goto(f"{site}/")
+    assert (
+        page.locator("text=Liga de Copas").count() == 1 and page.locator("text=Copa de Bastos").count() == 1
+    )
+    assert page.locator("table.matches").first.locator("tbody tr", has_text="ana").count() == 1
+    shoot(page, "home", tmp_path)

@@ -42,8 +42,9 @@ def test_home_lists_live_and_finished_matches_and_top_players_in_fixed_queries(
     done = play_out(bot_match("tute2", person("bruno")))
     rate("tute2", new_player(display_name="Carmen"), 1640)
 
-    # when / then: live (2), finished (2) and the four pools' top players (4): eight queries
-    html = home_queries(client, django_assert_num_queries, 8)
+    # when / then: live (2), finished (2), upcoming and running tournaments (2) and the four pools' top
+    # players (4): ten queries
+    html = home_queries(client, django_assert_num_queries, 10)
     assert f'href="/matches/{live.pk}/"' in html
     assert f'href="/matches/{done.pk}/"' in html
     assert "Carmen" in html and "1640" in html
@@ -52,14 +53,14 @@ def test_home_lists_live_and_finished_matches_and_top_players_in_fixed_queries(
     for i in range(6):
         bot_match("tute4", person(f"p{i}"))
         rate("pocha", new_player(), 1500 + i)
-    # then: still eight queries
-    home_queries(client, django_assert_num_queries, 8)
+    # then: still ten queries
+    home_queries(client, django_assert_num_queries, 10)
 
 
 # -- leaderboards ----------------------------------------------------------------------------------------
 
 
-def test_leaderboard_ranks_best_first_and_filters_bots_in_two_queries(
+def test_leaderboard_ranks_best_first_and_filters_bots_in_three_queries(
     client: Client, django_assert_num_queries: Any
 ) -> None:
     # given: two people and a bot account rated in Tute 2, and a house bot
@@ -71,7 +72,7 @@ def test_leaderboard_ranks_best_first_and_filters_bots_in_two_queries(
     )
 
     # when: everyone is listed
-    with django_assert_num_queries(2):  # the count and the page, players joined
+    with django_assert_num_queries(3):  # the clubs for the filter, the count and the page, players joined
         html = client.get(reverse("web:leaderboard", args=["tute2"])).content.decode()
     # then: best first
     assert html.index("Ana") < html.index("Robo") < html.index("house bot: rule") < html.index("Berta")
@@ -89,9 +90,9 @@ def test_leaderboard_query_count_does_not_grow_with_its_rows(
 ) -> None:
     for i in range(60):
         rate("pocha", new_player(), 1400 + i)
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         first = client.get(reverse("web:leaderboard", args=["pocha"]))
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):
         second = client.get(reverse("web:leaderboard", args=["pocha"]), {"page": 2})
     assert first.content.decode().count("<tr>\n  <td>") == 50
     assert second.content.decode().count("<tr>\n  <td>") == 10

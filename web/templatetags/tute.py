@@ -77,3 +77,75 @@ def finish_reason(reason: str) -> str:
         "forfeit": _("forfeit (out of time)"),
     }
     return names.get(reason, reason)
+
+
+@register.filter
+def format_name(value: str) -> str:
+    names = {
+        "single_elim": _("Single elimination"),
+        "double_elim": _("Double elimination"),
+        "round_robin": _("Round robin"),
+        "swiss": _("Swiss"),
+        "pocha_tables": _("Pocha tables"),
+    }
+    return names.get(value, value)
+
+
+@register.filter
+def tournament_status(value: str) -> str:
+    names = {
+        "registration": _("taking entries"),
+        "running": _("in play"),
+        "finished": _("finished"),
+        "cancelled": _("called off"),
+    }
+    return names.get(value, value)
+
+
+@register.filter
+def section_name(value: str) -> str:
+    names = {
+        "W": _("Winners' bracket"),
+        "L": _("Losers' bracket"),
+        "GF": _("Grand final"),
+        "3P": _("Third place"),
+    }
+    return names.get(value, value)
+
+
+@register.filter
+def tie_break_name(value: str) -> str:
+    names = {
+        "buchholz": _("Buchholz"),
+        "sonneborn_berger": _("Sonneborn-Berger"),
+        "head_to_head": _("Head to head"),
+        "games_won": _("Games won"),
+        "card_point_difference": _("Card points +/-"),
+    }
+    return names.get(value, value)
+
+
+@register.filter
+def get_item(mapping: dict[str, Any], key: str) -> Any:
+    return mapping.get(key)
+
+
+@register.filter
+def get_item_index(values: Any, index: int) -> Any:
+    try:
+        return values[index]
+    except (IndexError, KeyError, TypeError):
+        return None
+
+
+@register.filter
+def entrant_status(value: str) -> str:
+    names = {
+        "invited": _("invited"),
+        "registered": _("registered"),
+        "checked_in": _("checked in"),
+        "active": _("playing"),
+        "withdrawn": _("withdrawn"),
+        "absent": _("absent"),
+    }
+    return names.get(value, value)

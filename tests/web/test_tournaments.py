@@ -1,0 +1,291 @@
+"""Clubs and tournaments on the website: organisers create and run them, people enter, everyone watches."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games.models import Player
+from ratings.models import Rating
+from tests.web.conftest import new_player, person, rate
+from tournaments.models import Club, Entrant, Membership, Tournament
+from tournaments.services import Settings, club_create, entrant_bot_fill, tournament_create, tournament_start
+
+pytestmark = pytest.mark.django_db
+
+
+def club_of(organiser: Player, slug: str = "casino") -> Club:
+    return club_create(name=slug.title(), slug=slug, by=organiser)
+
+
+def a_tournament(organiser: Player, club: Club, **settings: Any) -> Tournament:
+    fields: dict[str, Any] = {"name": "Open de Otoño", "game": "tute2", "format": "single_elim", **settings}
+    return tournament_create(club=club, by=organiser, settings=Settings(**fields))
+
+
+def started(organiser: Player, tournament: Tournament, bots: int) -> Tournament:
+    entrant_bot_fill(tournament_id=tournament.pk, by=organiser, level="random", count=bots)
+    return tournament_start(tournament_id=tournament.pk, by=organiser)
+
+
+# -- clubs ------------------------------------------------------------------------------------------------
+
+
+def test_a_person_starts_a_club_and_adds_a_member(client: Client) -> None:
+    ana = person("ana")
+    person("ben")
+    client.force_login(ana.user)
+
+    created = client.post(reverse("web:club-new"), {"name": "Casino de Madrid", "slug": "casino"})
+    assert created.status_code == 302 and created["Location"] == reverse("web:club", args=["casino"])
+    added = client.post(reverse("web:club-member-add", args=["casino"]), {"handle": "ben", "role": "member"})
+
+    assert added.status_code == 302
+    roles = dict(Membership.objects.filter(club__slug="casino").values_list("player__handle", "role"))
+    assert roles == {"ana": "organiser", "ben": "member"}
+    html = client.get(reverse("web:club", args=["casino"])).content.decode()
+    assert "Casino de Madrid" in html and 'href="/players/ben/"' in html and 'id="member-form"' in html
+
+
+def test_only_organisers_add_members(client: Client) -> None:
+    club_of(person("ana"))
+    client.force_login(person("eve").user)
+    html = client.get(reverse("web:club", args=["casino"])).content.decode()
+    assert 'id="member-form"' not in html
+
+    refused = client.post(
+        reverse("web:club-member-add", args=["casino"]), {"handle": "eve", "role": "organiser"}
+    )
+
+    assert refused.status_code == 400 and 'class="errorlist' in refused.content.decode()
+    assert not Membership.objects.filter(player__handle="eve").exists()
+
+
+def test_a_taken_club_slug_is_a_form_error(client: Client) -> None:
+    club_of(person("ana"))
+    client.force_login(person("ben").user)
+
+    response = client.post(reverse("web:club-new"), {"name": "Otro", "slug": "casino"})
+
+    assert response.status_code == 200 and 'class="errorlist' in response.content.decode()
+
+
+def test_club_pages_read_a_fixed_number_of_queries(client: Client, django_assert_num_queries: Any) -> None:
+    ana = person("ana")
+    club = club_of(ana)
+    for i in range(3):
+        a_tournament(ana, club, name=f"T{i}")
+    with django_assert_num_queries(3):  # club, members with players, tournaments with counts
+        client.get(reverse("web:club", args=["casino"]))
+    with django_assert_num_queries(1):  # clubs with member counts
+        client.get(reverse("web:clubs"))
+
+    for i in range(3):
+        club_of(person(f"o{i}"), slug=f"club-{i}")
+        a_tournament(ana, club, name=f"U{i}")
+    with django_assert_num_queries(3):
+        client.get(reverse("web:club", args=["casino"]))
+    with django_assert_num_queries(1):
+        html = client.get(reverse("web:clubs")).content.decode()
+    assert html.count('href="/clubs/') >= 4
+
+
+# -- creating and running a tournament ---------------------------------------------------------------------
+
+
+def test_an_organiser_creates_a_tournament_from_the_form(client: Client) -> None:
+    ana = person("ana")
+    club_of(ana)
+    client.force_login(ana.user)
+    form = client.get(reverse("web:tournament-new")).content.decode()
+    assert 'id="tournament-form"' in form
+
+    response = client.post(
+        reverse("web:tournament-new"),
+        {
+            "club": Club.objects.get().pk,
+            "name": "Copa del Rey de Oros",
+            "game": "tute2",
+            "format": "double_elim",
+            "match_format": "best_of",
+            "match_target": "3",
+            "registration": "open",
+            "seeding": "rating",
+            "rated": "on",
+        },
+    )
+
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302 and response["Location"] == reverse(
+        "web:tournament", args=[tournament.pk]
+    )
+    assert (tournament.format, tournament.match_format, tournament.match_target) == (
+        "double_elim",
+        "best_of",
+        3,
+    )
+    assert tournament.created_by == ana
+
+
+def test_settings_that_do_not_fit_are_shown(client: Client) -> None:
+    ana = person("ana")
+    club_of(ana)
+    client.force_login(ana.user)
+
+    response = client.post(
+        reverse("web:tournament-new"),
+        {
+            "club": Club.objects.get().pk,
+            "name": "Suizo",
+            "game": "tute2",
+            "format": "swiss",
+            "match_format": "single",
+            "match_target": "1",
+            "registration": "open",
+            "seeding": "rating",
+        },
+    )
+
+    assert response.status_code == 200 and "swiss_rounds" in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_a_person_without_a_club_to_organise_cannot_create(client: Client) -> None:
+    club_of(person("ana"))
+    client.force_login(person("eve").user)
+
+    html = client.get(reverse("web:tournament-new")).content.decode()
+
+    assert 'id="tournament-form"' not in html and "organisers" in html
+
+
+def test_people_enter_and_withdraw(client: Client) -> None:
+    ana = person("ana")
+    tournament = a_tournament(ana, club_of(ana))
+    ben = person("ben")
+    client.force_login(ben.user)
+
+    client.post(reverse("web:tournament-register", args=[tournament.pk]))
+    assert Entrant.objects.filter(tournament=tournament, player=ben).exists()
+    assert "You are entered." in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+
+    client.post(reverse("web:tournament-withdraw", args=[tournament.pk]))
+    entry = Entrant.objects.get(tournament=tournament, player=ben)
+    assert entry.status == Entrant.Status.WITHDRAWN or not Entrant.objects.filter(pk=entry.pk).exists()
+
+
+def test_a_wrong_passcode_is_refused_on_the_page(client: Client) -> None:
+    ana = person("ana")
+    tournament = a_tournament(ana, club_of(ana), registration="passcode", passcode="sota")
+    client.force_login(person("ben").user)
+
+    response = client.post(reverse("web:tournament-register", args=[tournament.pk]), {"passcode": "rey"})
+
+    assert response.status_code == 400 and 'class="errorlist' in response.content.decode()
+    assert not Entrant.objects.exists()
+
+
+def test_the_organiser_adds_house_bots_and_starts_the_bracket(client: Client) -> None:
+    ana = person("ana")
+    tournament = a_tournament(ana, club_of(ana))
+    client.force_login(ana.user)
+
+    client.post(reverse("web:tournament-bots", args=[tournament.pk]), {"level": "random", "count": "5"})
+    client.post(reverse("web:tournament-start", args=[tournament.pk]))
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.RUNNING
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    # then: an 8-slot bracket of three rounds; round 1 has one real match (5 entrants: the top three
+    # seeds have byes), then two semi-finals and the final
+    assert 'id="bracket"' in html and html.count('class="bracket-round"') == 3
+    codes = re.findall(r'class="bracket-match[^"]*" data-code="([^"]+)"', html)
+    assert len([c for c in codes if c.startswith("W1.")]) == 1 and "W3.1" in codes and len(codes) == 4
+    assert html.count('href="/matches/') >= 1
+    assert 'class="byes"' in html
+
+
+def test_someone_else_cannot_start_it(client: Client) -> None:
+    ana = person("ana")
+    tournament = a_tournament(ana, club_of(ana))
+    entrant_bot_fill(tournament_id=tournament.pk, by=ana, level="random", count=4)
+    client.force_login(person("eve").user)
+
+    response = client.post(reverse("web:tournament-start", args=[tournament.pk]), follow=True)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.REGISTRATION
+    assert 'class="error"' in response.content.decode()
+
+
+def test_a_round_robin_shows_standings_and_rounds(client: Client) -> None:
+    ana = person("ana")
+    tournament = started(ana, a_tournament(ana, club_of(ana), format="round_robin"), bots=4)
+
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+
+    assert 'id="standings"' in html and html.count("<tr>\n    <td>") == 4
+    assert 'id="rounds"' in html and 'id="bracket"' not in html
+
+
+def test_the_tournament_page_reads_the_same_queries_for_a_bigger_field(
+    client: Client, django_assert_num_queries: Any
+) -> None:
+    ana = person("ana")
+    club = club_of(ana)
+    small = started(ana, a_tournament(ana, club, name="small"), bots=4)
+    big = started(ana, a_tournament(ana, club, name="big"), bots=16)
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as few:
+        client.get(reverse("web:tournament", args=[small.pk]))
+    with django_assert_num_queries(len(few.captured_queries)):
+        html = client.get(reverse("web:tournament", args=[big.pk])).content.decode()
+    assert html.count('class="bracket-match') == 15  # 8 + 4 + 2 + 1
+
+
+def test_the_tournament_list_reads_one_query_whatever_its_length(
+    client: Client, django_assert_num_queries: Any
+) -> None:
+    ana = person("ana")
+    club = club_of(ana)
+    for i in range(2):
+        a_tournament(ana, club, name=f"A{i}")
+    with django_assert_num_queries(1):
+        client.get(reverse("web:tournaments"))
+    for i in range(6):
+        a_tournament(
+            ana, club, name=f"B{i}", game="pocha", format="pocha_tables", table_size=4, pocha_rounds=2
+        )
+    with django_assert_num_queries(1):
+        html = client.get(reverse("web:tournaments"), {"game": "pocha"}).content.decode()
+    assert len(re.findall(r'href="/tournaments/\d+/"', html)) == 6
+
+
+def test_home_lists_upcoming_tournaments(client: Client) -> None:
+    ana = person("ana")
+    a_tournament(ana, club_of(ana), name="Gran Premio de Bastos")
+
+    assert "Gran Premio de Bastos" in client.get("/").content.decode()
+
+
+def test_the_leaderboard_filters_by_club(client: Client) -> None:
+    ana = person("ana")
+    club = club_of(ana)
+    member, outsider = new_player(display_name="Socio"), new_player(display_name="Forastero")
+    Membership.objects.create(club=club, player=member)
+    rate("tute2", member, 1600)
+    rate("tute2", outsider, 1700)
+    rate("tute2", ana, 1500)
+    Rating.objects.create(pool="tute2", subject="house:rule", house_bot="rule", is_bot=True, rating=1550)
+
+    html = client.get(reverse("web:leaderboard", args=["tute2"]), {"club": "casino"}).content.decode()
+
+    assert "Socio" in html and "ana" in html
+    assert "Forastero" not in html and "house bot" not in html

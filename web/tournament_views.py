@@ -1,0 +1,263 @@
+"""Clubs and tournaments on the website: thin views over ``tournaments.selectors`` and its services.
+
+Organisers create a club's tournaments, add house bots, start them and call them off here; the workers
+carry a running tournament round by round. A service's ``ApplicationError`` is shown on the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from games.models import Match
+from tournaments.models import Tournament
+from tournaments.selectors import club_by_slug, club_members, clubs_list, tournament_detail, tournaments_list
+from tournaments.services import (
+    club_create,
+    entrant_bot_fill,
+    membership_add,
+    register,
+    tournament_cancel,
+    tournament_create,
+    tournament_start,
+    withdraw,
+)
+from tute_site.exceptions import ApplicationError
+from web import selectors
+from web.forms import BotFillForm, ClubForm, MemberAddForm, RegisterForm, TournamentForm
+from web.people import request_player, signed_in_player
+
+TOURNAMENT_STATUSES = [s.value for s in Tournament.Status]
+
+
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    status = request.GET.get("status") or None
+    game = request.GET.get("game") or None
+    if status not in TOURNAMENT_STATUSES:
+        status = None
+    me = request_player(request)
+    return render(
+        request,
+        "web/tournaments.html",
+        {
+            "tournaments": list(tournaments_list(status=status, game=game)[:100]),
+            "status": status or "",
+            "game": game or "",
+            "statuses": TOURNAMENT_STATUSES,
+            "games": [g.value for g in Match.GameName],
+            "can_create": bool(me and selectors.organiser_clubs(player=me)),
+        },
+    )
+
+
+def _tournament_or_404(tournament_id: int) -> Tournament:
+    tournament = tournament_detail(tournament_id=tournament_id)
+    if tournament is None:
+        raise Http404
+    return tournament
+
+
+def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    return _render_tournament(request, tournament)
+
+
+def _render_tournament(request: HttpRequest, tournament: Tournament, **forms: Any) -> HttpResponse:
+    me = request_player(request)
+    page = selectors.tournament_page(tournament=tournament)
+    organiser = selectors.organises(club_id=tournament.club_id, player=me)
+    return render(
+        request,
+        "web/tournament.html",
+        {
+            "tournament": tournament,
+            "page": page,
+            "organiser": organiser,
+            "entry": selectors.entry_of(tournament=tournament, player=me),
+            "register_form": forms.get("register_form") or RegisterForm(),
+            "bots_form": forms.get("bots_form") or BotFillForm(),
+            "taking_entries": tournament.status == Tournament.Status.REGISTRATION,
+            "bracket": (
+                selectors.bracket_columns(bracket=page.bracket, games_match=page.games_match)
+                if page.bracket is not None
+                else None
+            ),
+        },
+        status=400 if forms else 200,
+    )
+
+
+@login_required
+@require_POST
+def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    form = RegisterForm(request.POST)
+    if form.is_valid():
+        try:
+            register(
+                tournament_id=tournament.pk,
+                player=signed_in_player(request),
+                passcode=form.cleaned_data["passcode"] or None,
+                partner=form.cleaned_data["partner"] or None,
+                partner_bot=form.cleaned_data["partner_bot"] or None,
+            )
+        except ApplicationError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("You are entered."))
+            return redirect("web:tournament", tournament_id=tournament.pk)
+    return _render_tournament(request, tournament, register_form=form)
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request, tournament_id, lambda t, me: withdraw(tournament_id=t.pk, by=me), _("You have withdrawn.")
+    )
+
+
+@login_required
+@require_POST
+def tournament_start_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda t, me: tournament_start(tournament_id=t.pk, by=me),
+        _("The tournament has started."),
+    )
+
+
+@login_required
+@require_POST
+def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda t, me: tournament_cancel(tournament_id=t.pk, by=me),
+        _("The tournament was called off."),
+    )
+
+
+def _organiser_action(request: HttpRequest, tournament_id: int, action: Any, done: str) -> HttpResponse:
+    """Run one service on the tournament for the signed-in player; its refusal becomes a message."""
+    tournament = _tournament_or_404(tournament_id)
+    try:
+        action(tournament, signed_in_player(request))
+    except ApplicationError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, done)
+    return redirect("web:tournament", tournament_id=tournament.pk)
+
+
+@login_required
+@require_POST
+def tournament_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    form = BotFillForm(request.POST)
+    if form.is_valid():
+        try:
+            entrant_bot_fill(
+                tournament_id=tournament.pk,
+                by=signed_in_player(request),
+                level=form.cleaned_data["level"],
+                count=form.cleaned_data["count"],
+            )
+        except ApplicationError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("House bots added."))
+            return redirect("web:tournament", tournament_id=tournament.pk)
+    return _render_tournament(request, tournament, bots_form=form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tournament_new(request: HttpRequest) -> HttpResponse:
+    me = signed_in_player(request)
+    clubs = selectors.organiser_clubs(player=me)
+    form = TournamentForm(request.POST or None, clubs=clubs)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = tournament_create(club=form.cleaned_data["club"], by=me, settings=form.settings())
+        except ApplicationError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("web:tournament", tournament_id=tournament.pk)
+    return render(request, "web/tournament_form.html", {"form": form, "clubs": clubs})
+
+
+# -- clubs ------------------------------------------------------------------------------------------------
+
+
+def club_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "web/clubs.html", {"clubs": list(clubs_list())})
+
+
+def club_page(request: HttpRequest, slug: str) -> HttpResponse:
+    return _render_club(request, slug)
+
+
+def _render_club(request: HttpRequest, slug: str, member_form: MemberAddForm | None = None) -> HttpResponse:
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    me = request_player(request)
+    return render(
+        request,
+        "web/club.html",
+        {
+            "club": club,
+            "members": list(club_members(club=club)),
+            "tournaments": selectors.club_tournaments(club=club),
+            "organiser": selectors.organises(club_id=club.pk, player=me),
+            "member_form": member_form or MemberAddForm(),
+        },
+        status=400 if member_form is not None else 200,
+    )
+
+
+@login_required
+@require_POST
+def club_member_add(request: HttpRequest, slug: str) -> HttpResponse:
+    club = club_by_slug(slug=slug)
+    if club is None:
+        raise Http404
+    form = MemberAddForm(request.POST)
+    if form.is_valid():
+        try:
+            membership_add(
+                club=club,
+                by=signed_in_player(request),
+                handle=form.cleaned_data["handle"],
+                role=form.cleaned_data["role"],
+            )
+        except ApplicationError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Member added."))
+            return redirect("web:club", slug=club.slug)
+    return _render_club(request, slug, member_form=form)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def club_new(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            club = club_create(
+                name=form.cleaned_data["name"], slug=form.cleaned_data["slug"], by=signed_in_player(request)
+            )
+        except ApplicationError as exc:
+            form.add_error("slug", str(exc))
+        else:
+            return redirect("web:club", slug=club.slug)
+    return render(request, "web/club_form.html", {"form": form})
