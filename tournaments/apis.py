@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from games.apis import signed_in
 from games.bots import BOT_LEVELS
 from games.models import Match
-from tournaments.errors import ClubNotFound, TournamentMatchNotFound, TournamentNotFound
+from tournaments.errors import ClubNotFound, NoBracket, TournamentMatchNotFound, TournamentNotFound
 from tournaments.models import Club, Membership, Tournament
 from tournaments.pairing import TieBreak
 from tournaments.selectors import (
@@ -601,7 +601,7 @@ class BracketApi(APIView):
     def get(self, request: Request, tournament_id: int) -> Response:
         view = bracket_view(tournament=found(tournament_id))
         if view is None:
-            raise TournamentNotFound("This tournament has no bracket (not elimination, or not started).")
+            raise NoBracket()
         return Response(BracketOutput(view).data)
 
 

@@ -143,3 +143,9 @@ class CorrectionBlocked(ApplicationError):
     code = "correction_blocked"
     http_status = status.HTTP_409_CONFLICT
     message = "The correction would change matches that have already started."
+
+
+class NoBracket(ApplicationError):
+    code = "no_bracket"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "This tournament has no bracket (it is not an elimination, or it has not started)."

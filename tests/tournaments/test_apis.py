@@ -233,7 +233,7 @@ def test_an_organiser_fills_bots_and_starts_and_everyone_follows_the_rounds(
 def test_a_bracket_is_for_elimination_only(orga_api: APIClient, client_for: Callable) -> None:
     t = create(orga_api, format="round_robin")
     response = client_for(None).get(f"/api/v1/tournaments/{t['id']}/bracket/")
-    assert (response.status_code, response.json()["code"]) == (404, "tournament_not_found")
+    assert (response.status_code, response.json()["code"]) == (404, "no_bracket")
 
 
 def test_withdraw_self_or_by_the_organiser(orga_api: APIClient, client_for: Callable) -> None:
