@@ -157,6 +157,29 @@ class TournamentForm(forms.Form):
         help_text=_("Empty: the organiser starts it by hand."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
+    check_in_opens_at = forms.DateTimeField(
+        label=_("Check-in opens (UTC)"),
+        required=False,
+        help_text=_("Empty: no check-in. With one, whoever has not checked in by the start does not play."),
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    check_in_closes_at = forms.DateTimeField(
+        label=_("Check-in closes (UTC)"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
+    tie_breaks = forms.MultipleChoiceField(
+        label=_("Tie-breaks, in this order"),
+        choices=[
+            ("buchholz", _("Buchholz")),
+            ("sonneborn_berger", _("Sonneborn-Berger")),
+            ("head_to_head", _("Head to head")),
+            ("games_won", _("Games won")),
+            ("card_point_difference", _("Card points +/-")),
+        ],
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
 
     def __init__(self, *args: Any, clubs: list[Club], **kwargs: Any) -> None:
@@ -183,7 +206,10 @@ class TournamentForm(forms.Form):
             passcode=data["passcode"] or None,
             max_entrants=data["max_entrants"],
             starts_at=data["starts_at"],
+            check_in_opens_at=data["check_in_opens_at"],
+            check_in_closes_at=data["check_in_closes_at"],
             seeding=data["seeding"],
+            tie_breaks=tuple(data["tie_breaks"]),
         )
 
 
@@ -195,6 +221,10 @@ class RegisterForm(forms.Form):
         choices=[("", "—")] + [(level, level) for level in BOT_LEVELS],
         required=False,
     )
+
+
+class InviteForm(forms.Form):
+    handle = forms.SlugField(label=_("Player's handle"), max_length=32)
 
 
 class BotFillForm(forms.Form):

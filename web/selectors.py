@@ -12,6 +12,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.db.models import F, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from games.engine import State
 from games.engine.cards import codes_of
@@ -20,7 +21,7 @@ from games.models import Action, Game, Match, Player, Seat
 from games.selectors import match_rules, matches_list
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
-from tournaments.models import Club, Entrant, Membership, Tournament
+from tournaments.models import Club, Entrant, Membership, Tournament, TournamentMatch
 from tournaments.selectors import (
     BracketView,
     EntrantRef,
@@ -339,3 +340,16 @@ def bracket_columns(*, bracket: BracketView, games_match: dict[int, int]) -> lis
 def club_choices() -> list[tuple[str, str]]:
     """(slug, name) of every club, for the leaderboard's filter; one query."""
     return list(Club.objects.order_by("name", "id").values_list("slug", "name"))
+
+
+def check_in_open(*, tournament: Tournament) -> bool:
+    """Whether the tournament's check-in window is open now (to offer the button; the service decides)."""
+    opens, closes = tournament.check_in_opens_at, tournament.check_in_closes_at
+    if tournament.status != Tournament.Status.REGISTRATION or opens is None or closes is None:
+        return False
+    return opens <= timezone.now() < closes
+
+
+def tournament_of_match(*, match: Match) -> TournamentMatch | None:
+    """The tournament pairing a games match plays, if any (one query)."""
+    return TournamentMatch.objects.filter(match=match).select_related("tournament").first()

@@ -19,8 +19,10 @@ from games.models import Match
 from tournaments.models import Tournament
 from tournaments.selectors import club_by_slug, club_members, clubs_list, tournament_detail, tournaments_list
 from tournaments.services import (
+    check_in,
     club_create,
     entrant_bot_fill,
+    invite,
     membership_add,
     register,
     tournament_cancel,
@@ -30,7 +32,7 @@ from tournaments.services import (
 )
 from tute_site.exceptions import ApplicationError
 from web import selectors
-from web.forms import BotFillForm, ClubForm, MemberAddForm, RegisterForm, TournamentForm
+from web.forms import BotFillForm, ClubForm, InviteForm, MemberAddForm, RegisterForm, TournamentForm
 from web.people import request_player, signed_in_player
 
 TOURNAMENT_STATUSES = [s.value for s in Tournament.Status]
@@ -82,6 +84,8 @@ def _render_tournament(request: HttpRequest, tournament: Tournament, **forms: An
             "entry": selectors.entry_of(tournament=tournament, player=me),
             "register_form": forms.get("register_form") or RegisterForm(),
             "bots_form": forms.get("bots_form") or BotFillForm(),
+            "invite_form": forms.get("invite_form") or InviteForm(),
+            "check_in_open": selectors.check_in_open(tournament=tournament),
             "taking_entries": tournament.status == Tournament.Status.REGISTRATION,
             "bracket": (
                 selectors.bracket_columns(bracket=page.bracket, games_match=page.games_match)
@@ -117,6 +121,35 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
 
 @login_required
 @require_POST
+def tournament_check_in(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda t, me: check_in(tournament_id=t.pk, player=me),
+        _("You are checked in."),
+    )
+
+
+@login_required
+@require_POST
+def tournament_invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _tournament_or_404(tournament_id)
+    form = InviteForm(request.POST)
+    if form.is_valid():
+        try:
+            invite(
+                tournament_id=tournament.pk, by=signed_in_player(request), handle=form.cleaned_data["handle"]
+            )
+        except ApplicationError as exc:
+            form.add_error(None, str(exc))
+        else:
+            messages.success(request, _("Invitation sent."))
+            return redirect("web:tournament", tournament_id=tournament.pk)
+    return _render_tournament(request, tournament, invite_form=form)
+
+
+@login_required
+@require_POST
 def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _organiser_action(
         request, tournament_id, lambda t, me: withdraw(tournament_id=t.pk, by=me), _("You have withdrawn.")
@@ -146,7 +179,8 @@ def tournament_cancel_view(request: HttpRequest, tournament_id: int) -> HttpResp
 
 
 def _organiser_action(request: HttpRequest, tournament_id: int, action: Any, done: str) -> HttpResponse:
-    """Run one service on the tournament for the signed-in player; its refusal becomes a message."""
+    """Run one service on the tournament for the signed-in player (an organiser's or their own); its
+    refusal becomes a message."""
     tournament = _tournament_or_404(tournament_id)
     try:
         action(tournament, signed_in_player(request))

@@ -120,6 +120,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "js_strings": js_strings(),
             "live": match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS),
             "outcome": selectors.match_outcome(match),
+            "in_tournament": selectors.tournament_of_match(match=match),
         },
     )
 

@@ -289,3 +289,87 @@ def test_the_leaderboard_filters_by_club(client: Client) -> None:
 
     assert "Socio" in html and "ana" in html
     assert "Forastero" not in html and "house bot" not in html
+
+
+def test_invitations_and_check_in(client: Client) -> None:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    # given: an invitation-only tournament whose check-in window is open
+    ana = person("ana")
+    now = timezone.now()
+    tournament = a_tournament(
+        ana,
+        club_of(ana),
+        registration="invite",
+        check_in_opens_at=now - timedelta(minutes=5),
+        check_in_closes_at=now + timedelta(hours=1),
+    )
+    ben = person("ben")
+    organiser = Client()
+    organiser.force_login(ana.user)
+
+    # when: the organiser invites ben from the page
+    organiser.post(reverse("web:tournament-invite", args=[tournament.pk]), {"handle": "ben"})
+    # then: ben is invited and the page asks him to enter
+    client.force_login(ben.user)
+    assert "You are invited" in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+
+    # when: he enters and checks in
+    client.post(reverse("web:tournament-register", args=[tournament.pk]))
+    page = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    assert 'id="check-in-form"' in page
+    client.post(reverse("web:tournament-check-in", args=[tournament.pk]))
+
+    # then
+    assert Entrant.objects.get(tournament=tournament, player=ben).status == Entrant.Status.CHECKED_IN
+    assert "checked in" in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+
+
+def test_inviting_an_unknown_handle_is_shown(client: Client) -> None:
+    ana = person("ana")
+    tournament = a_tournament(ana, club_of(ana), registration="invite")
+    client.force_login(ana.user)
+
+    response = client.post(reverse("web:tournament-invite", args=[tournament.pk]), {"handle": "nadie"})
+
+    assert response.status_code == 400 and 'class="errorlist' in response.content.decode()
+
+
+def test_the_form_sets_tie_breaks_and_a_check_in_window(client: Client) -> None:
+    ana = person("ana")
+    club_of(ana)
+    client.force_login(ana.user)
+
+    client.post(
+        reverse("web:tournament-new"),
+        {
+            "club": Club.objects.get().pk,
+            "name": "Suizo de Espadas",
+            "game": "tute2",
+            "format": "swiss",
+            "swiss_rounds": "5",
+            "match_format": "single",
+            "match_target": "1",
+            "registration": "open",
+            "seeding": "random",
+            "tie_breaks": ["buchholz", "games_won"],
+            "check_in_opens_at": "2026-12-20T18:00",
+            "check_in_closes_at": "2026-12-20T18:45",
+        },
+    )
+
+    tournament = Tournament.objects.get()
+    assert tournament.swiss_rounds == 5 and tournament.tie_breaks == ["buchholz", "games_won"]
+    assert tournament.check_in_opens_at is not None and tournament.check_in_closes_at is not None
+
+
+def test_a_tournament_match_links_back_to_its_tournament(client: Client) -> None:
+    ana = person("ana")
+    tournament = started(ana, a_tournament(ana, club_of(ana)), bots=2)
+    match_id = tournament.matches.get().match_id
+
+    html = client.get(reverse("web:match", args=[match_id])).content.decode()
+
+    assert f'href="/tournaments/{tournament.pk}/"' in html and "W1.1" in html
