@@ -30,6 +30,7 @@ class ChartPoint:
 class Tick:
     pos: float
     label: str
+    anchor: str = "middle"  # SVG text-anchor: labels at the edges stay inside the box
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,14 @@ def rating_chart(history: list[dict[str, Any]], *, initial: float | None = None)
         value += step
     dated = [i for i, label in enumerate(labels) if label]
     picks = sorted({dated[0], dated[len(dated) // 2], dated[-1]}) if dated else []
-    x_ticks = [Tick(pos=round(x_of(i), 1), label=labels[i]) for i in picks]
+    x_ticks = [
+        Tick(
+            pos=round(x_of(i), 1),
+            label=labels[i],
+            anchor="end" if i == count - 1 and count > 1 else "start" if i == 0 and count > 1 else "middle",
+        )
+        for i in picks
+    ]
     return Chart(
         width=WIDTH,
         height=HEIGHT,

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db.models import F, Prefetch, Q, QuerySet
 from django.utils import timezone
 
-from games.engine import State
+from games.engine import Rules, State
 from games.engine.cards import codes_of
 from games.engine.views import SeatView
 from games.models import Action, Game, Match, Player, Seat
@@ -38,6 +38,12 @@ from tournaments.selectors import (
 POOLS: tuple[str, ...] = tuple(Pool.values)
 BOTS_FILTERS = ("include", "exclude", "only")
 REPLAY_CACHE_SECONDS = 24 * 3600
+
+
+def seats_of_game(*, game: str, players: int | None, options: dict[str, Any]) -> int:
+    """How many seats a match of ``game`` has (Pocha: ``players``, else its default); RulesError if the
+    game or its options are not valid."""
+    return Rules.build(game, players, options).players
 
 
 def live_matches(*, limit: int = 10) -> list[Match]:

@@ -17,7 +17,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.engine import Rules, RulesError
+from games.engine import RulesError
 from games.models import Match
 from games.selectors import match_view_for
 from games.services import SeatSpec, bot_create, bot_token_rotate, match_create, player_for_user
@@ -138,7 +138,9 @@ def play(request: HttpRequest) -> HttpResponse:
         me = player_for_user(user=request_user(request))
         game = form.cleaned_data["game"]
         try:
-            seats_total = Rules.build(game, form.seat_count(), form.options()).players
+            seats_total = selectors.seats_of_game(
+                game=game, players=form.seat_count(), options=form.options()
+            )
             match = match_create(
                 created_by=me,
                 game=game,

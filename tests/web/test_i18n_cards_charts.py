@@ -67,6 +67,7 @@ def test_the_rating_chart_scales_the_history_into_the_box() -> None:
     assert ys[1560] < ys[1520] < ys[1500] < ys[1490]  # higher rating, higher on the page
     assert all(chart.top <= p.y <= chart.bottom for p in chart.points)
     assert [t.label for t in chart.x_ticks] == ["2026-11-01", "2026-11-02", "2026-11-03"]
+    assert [t.anchor for t in chart.x_ticks] == ["middle", "middle", "end"]  # the last label ends at the edge
     assert rating_chart([]) is None
 
 
