@@ -359,3 +359,8 @@ def check_in_open(*, tournament: Tournament) -> bool:
 def tournament_of_match(*, match: Match) -> TournamentMatch | None:
     """The tournament pairing a games match plays, if any (one query)."""
     return TournamentMatch.objects.filter(match=match).select_related("tournament").first()
+
+
+def clubs_of(*, player: Player) -> list[Club]:
+    """The clubs the player belongs to (one query)."""
+    return list(Club.objects.filter(memberships__player=player).order_by("name", "id"))

@@ -97,7 +97,12 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     return render(
         request,
         "web/player.html",
-        {"player": player, "ratings": ratings, "matches": selectors.player_matches(player=player, limit=20)},
+        {
+            "player": player,
+            "ratings": ratings,
+            "matches": selectors.player_matches(player=player, limit=20),
+            "clubs": selectors.clubs_of(player=player),
+        },
     )
 
 

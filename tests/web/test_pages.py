@@ -126,8 +126,13 @@ def test_player_page_draws_the_rating_history_and_lists_matches_in_fixed_queries
             played_at=match.finished_at,
         )
 
-    # when: the page is read (player, ratings, changes, matches and their seats)
-    with django_assert_num_queries(5):
+    # and: a club
+    from tournaments.services import club_create
+
+    club_create(name="Peña El Rey", slug="pena", by=alice)
+
+    # when: the page is read (player, ratings, changes, matches and their seats, clubs)
+    with django_assert_num_queries(6):
         html = client.get(reverse("web:player", args=["alice"])).content.decode()
 
     # then: an inline SVG line through the start and the three ratings, and the matches listed
@@ -138,6 +143,7 @@ def test_player_page_draws_the_rating_history_and_lists_matches_in_fixed_queries
     assert "1545" in svg.group(0)
     assert html.count('href="/matches/') >= 3
     assert 'class="rating-value">1530<' in html
+    assert 'href="/clubs/pena/"' in html
 
 
 def test_an_unknown_player_is_not_found(client: Client) -> None:
