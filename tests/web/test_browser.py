@@ -261,6 +261,24 @@ def test_spanish_pages_in_the_browser(page: Any, site: str, tmp_path: Path) -> N
     page.goto(f"{site}/leaderboards/pocha/")
     assert "Clasificación" in page.locator("h1").inner_text()
 
+    # and: the match page's script speaks Spanish too (two people: nothing is queued for a worker)
+    from games.services import challenge_accept
+    from tests.factories import MatchFactory
+    from tests.web.conftest import person
+
+    ana, ben = person("ana"), person("ben")
+    match = MatchFactory(created_by=ana, game="tute2", seats=[ana, ben])
+    challenge_accept(match_id=match.pk, player=ben)
+    page.goto(f"{site}/matches/{match.pk}/")
+    page.wait_for_selector("#info .trump")
+    assert page.locator("#info .trump").inner_text().startswith("Triunfo")
+    assert page.locator("#info .faceup .card").get_attribute("title").split(" de ")[1] in {
+        "oros",
+        "copas",
+        "espadas",
+        "bastos",
+    }
+
 
 def test_a_spectator_sees_the_moves_without_reloading(page: Any, site: str) -> None:
     # given: two people in a Tute 2 match, and a spectator on its page
