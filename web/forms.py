@@ -223,6 +223,13 @@ class RegisterForm(forms.Form):
     )
 
 
+class CorrectionForm(forms.Form):
+    """An organiser's new result for a match of two: the winner's entrant id, or empty for a draw."""
+
+    winner = forms.IntegerField(label=_("Winner"), required=False, min_value=1)
+    reason = forms.CharField(label=_("Why"), max_length=200, required=False)
+
+
 class InviteForm(forms.Form):
     handle = forms.SlugField(label=_("Player's handle"), max_length=32)
 

@@ -21,13 +21,14 @@ from games.models import Action, Game, Match, Player, Seat
 from games.selectors import match_rules, matches_list
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
-from tournaments.models import Club, Entrant, Membership, Tournament, TournamentMatch
+from tournaments.models import Club, Correction, Entrant, Membership, Tournament, TournamentMatch
 from tournaments.selectors import (
     BracketView,
     EntrantRef,
     RoundRow,
     StandingRow,
     bracket_view,
+    corrections_of,
     entrants_of,
     rounds_with_matches,
     standings_table,
@@ -364,3 +365,8 @@ def tournament_of_match(*, match: Match) -> TournamentMatch | None:
 def clubs_of(*, player: Player) -> list[Club]:
     """The clubs the player belongs to (one query)."""
     return list(Club.objects.filter(memberships__player=player).order_by("name", "id"))
+
+
+def tournament_corrections(*, tournament: Tournament) -> list[Correction]:
+    """The tournament's corrected results, oldest first, with who made them (one query)."""
+    return list(corrections_of(tournament=tournament).order_by("created_at", "id"))

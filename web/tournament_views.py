@@ -25,6 +25,7 @@ from tournaments.services import (
     invite,
     membership_add,
     register,
+    result_correct,
     tournament_cancel,
     tournament_create,
     tournament_start,
@@ -32,7 +33,15 @@ from tournaments.services import (
 )
 from tute_site.exceptions import ApplicationError
 from web import selectors
-from web.forms import BotFillForm, ClubForm, InviteForm, MemberAddForm, RegisterForm, TournamentForm
+from web.forms import (
+    BotFillForm,
+    ClubForm,
+    CorrectionForm,
+    InviteForm,
+    MemberAddForm,
+    RegisterForm,
+    TournamentForm,
+)
 from web.people import request_player, signed_in_player
 
 TOURNAMENT_STATUSES = [s.value for s in Tournament.Status]
@@ -86,6 +95,7 @@ def _render_tournament(request: HttpRequest, tournament: Tournament, **forms: An
             "bots_form": forms.get("bots_form") or BotFillForm(),
             "invite_form": forms.get("invite_form") or InviteForm(),
             "check_in_open": selectors.check_in_open(tournament=tournament),
+            "corrections": selectors.tournament_corrections(tournament=tournament) if organiser else [],
             "taking_entries": tournament.status == Tournament.Status.REGISTRATION,
             "bracket": (
                 selectors.bracket_columns(bracket=page.bracket, games_match=page.games_match)
@@ -146,6 +156,28 @@ def tournament_invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
             messages.success(request, _("Invitation sent."))
             return redirect("web:tournament", tournament_id=tournament.pk)
     return _render_tournament(request, tournament, invite_form=form)
+
+
+@login_required
+@require_POST
+def tournament_correct(request: HttpRequest, tournament_id: int, tournament_match_id: int) -> HttpResponse:
+    """An organiser corrects a recorded result (the service refuses what later matches forbid)."""
+    form = CorrectionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose the winner."))
+        return redirect("web:tournament", tournament_id=tournament_id)
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda t, me: result_correct(
+            tournament_id=t.pk,
+            tournament_match_id=tournament_match_id,
+            by=me,
+            winner=form.cleaned_data["winner"],
+            reason=form.cleaned_data["reason"],
+        ),
+        _("The result was corrected."),
+    )
 
 
 @login_required

@@ -22,6 +22,11 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/register/", tv.tournament_register, name="tournament-register"),
     path("tournaments/<int:tournament_id>/check-in/", tv.tournament_check_in, name="tournament-check-in"),
     path("tournaments/<int:tournament_id>/invite/", tv.tournament_invite, name="tournament-invite"),
+    path(
+        "tournaments/<int:tournament_id>/matches/<int:tournament_match_id>/correct/",
+        tv.tournament_correct,
+        name="tournament-correct",
+    ),
     path("tournaments/<int:tournament_id>/withdraw/", tv.tournament_withdraw, name="tournament-withdraw"),
     path("tournaments/<int:tournament_id>/bots/", tv.tournament_bots, name="tournament-bots"),
     path("tournaments/<int:tournament_id>/start/", tv.tournament_start_view, name="tournament-start"),

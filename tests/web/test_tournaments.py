@@ -373,3 +373,55 @@ def test_a_tournament_match_links_back_to_its_tournament(client: Client) -> None
     html = client.get(reverse("web:match", args=[match_id])).content.decode()
 
     assert f'href="/tournaments/{tournament.pk}/"' in html and "W1.1" in html
+
+
+def test_an_organiser_corrects_a_result(client: Client) -> None:
+    from games.models import Match
+    from tests.web.conftest import play_out
+    from tournaments.models import Correction, TournamentMatch
+    from tournaments.services import match_result_record
+
+    # given: a two-bot final, played and recorded
+    ana = person("ana")
+    tournament = started(ana, a_tournament(ana, club_of(ana), format="round_robin"), bots=2)
+    tm = TournamentMatch.objects.get(tournament=tournament)
+    assert tm.match is not None
+    play_out(Match.objects.get(pk=tm.match_id))
+    match_result_record(match_id=tm.match_id)
+    tm.refresh_from_db()
+    loser = next(s.entrant_id for s in tm.slots.all() if s.entrant_id != tm.winner_id)
+    client.force_login(ana.user)
+    assert (
+        'class="inline-form correct-form"'
+        in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    )
+
+    # when: the organiser gives the match to the other side
+    client.post(
+        reverse("web:tournament-correct", args=[tournament.pk, tm.pk]), {"winner": loser, "reason": "misdeal"}
+    )
+
+    # then: the result changed, the correction is logged and shown
+    tm.refresh_from_db()
+    assert tm.winner_id == loser
+    assert Correction.objects.get(tournament_match=tm).reason == "misdeal"
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    assert 'id="corrections"' in html and "misdeal" in html
+
+
+def test_only_organisers_see_and_send_corrections(client: Client) -> None:
+    from tournaments.models import TournamentMatch
+
+    ana = person("ana")
+    tournament = started(ana, a_tournament(ana, club_of(ana), format="round_robin"), bots=2)
+    tm = TournamentMatch.objects.get(tournament=tournament)
+    client.force_login(person("eve").user)
+
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    response = client.post(
+        reverse("web:tournament-correct", args=[tournament.pk, tm.pk]), {"winner": 1}, follow=True
+    )
+
+    assert "correct-form" not in html
+    assert 'class="error"' in response.content.decode()
+    assert not tm.corrections.exists()
