@@ -425,3 +425,28 @@ def test_only_organisers_see_and_send_corrections(client: Client) -> None:
     assert "correct-form" not in html
     assert 'class="error"' in response.content.decode()
     assert not tm.corrections.exists()
+
+
+def test_a_double_elimination_shows_both_brackets_and_the_grand_final(client: Client) -> None:
+    ana = person("ana")
+    tournament = started(ana, a_tournament(ana, club_of(ana), format="double_elim"), bots=4)
+
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+
+    assert "Winners&#x27; bracket" in html and "Losers&#x27; bracket" in html and "Grand final" in html
+    assert 'data-code="GF1"' in html
+
+
+def test_pocha_tables_show_standings_and_tables(client: Client) -> None:
+    ana = person("ana")
+    tournament = started(
+        ana,
+        a_tournament(ana, club_of(ana), game="pocha", format="pocha_tables", table_size=3, pocha_rounds=2),
+        bots=6,
+    )
+
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+
+    assert 'id="bracket"' not in html and 'id="standings"' in html
+    assert html.count('<td class="code">') == 2  # two tables of three in round 1
+    assert html.count('href="/matches/') == 2
