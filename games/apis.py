@@ -16,7 +16,14 @@ from rest_framework.views import APIView
 
 from games.errors import MatchNotFinished, MatchNotFound
 from games.models import Match, Player, Seat
-from games.selectors import match_detail, match_records, match_view_for, matches_list, my_turns
+from games.selectors import (
+    match_detail,
+    match_loaded,
+    match_records,
+    match_view_for,
+    matches_list,
+    my_turns,
+)
 from games.services import (
     Clock,
     SeatSpec,
@@ -276,7 +283,13 @@ class MatchViewApi(APIView):
 
     @extend_schema(responses=ViewOutput)
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(match_view_for(match=found(match_id), player=caller(request)))
+        loaded = match_loaded(match_id=match_id)
+        if loaded is None:
+            raise MatchNotFound()
+        view = match_view_for(
+            match=loaded.match, player=caller(request), seats=loaded.seats, game=loaded.game
+        )
+        return Response(view)
 
 
 class ActionSubmitApi(APIView):
@@ -308,7 +321,10 @@ class ActionSubmitApi(APIView):
             ply=data.validated_data["ply"],
             idempotency_key=key,
         )
-        return Response(match_view_for(match=applied.match, player=player, ply=applied.ply + 1))
+        view = match_view_for(
+            match=applied.match, player=player, ply=applied.ply + 1, seats=applied.seats, game=applied.game
+        )
+        return Response(view)
 
 
 class MatchRecordApi(APIView):

@@ -7,11 +7,12 @@ once; without Redis (the embedded default) streams look every ``POLL_SECONDS``.
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Protocol
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.db import transaction
@@ -45,20 +46,30 @@ def publish_match_event(match: Match, seats: list[Seat] | None = None) -> None:
         )
     message = f"{match.pk}:{match.ply}"
 
+    if not player_ids:
+        return
+
     def send() -> None:
         import redis
 
         try:
-            client = redis.Redis.from_url(url, socket_timeout=1)
-            with client.pipeline(transaction=False) as pipe:
+            with _publisher(url).pipeline(transaction=False) as pipe:
                 for player_id in player_ids:
                     pipe.publish(channel(player_id), message)
                 pipe.execute()
-            client.close()
         except redis.RedisError:  # a missed wake-up only delays a stream until its next poll
             log.warning("could not publish a match event for match %s", match.pk, exc_info=True)
 
     transaction.on_commit(send)
+
+
+@functools.cache
+def _publisher(url: str) -> Any:
+    """One client per process and URL: its pool keeps the connection open between moves (a new TCP
+    connection a move cost a worker about a millisecond); redis-py renews the pool after a fork."""
+    import redis
+
+    return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1, health_check_interval=30)
 
 
 class Waiter(Protocol):

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
 from threading import Lock
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import Rules, State, export_record
 from games.models import Action, Game, Match, Player, Seat
+from games.rows import RowReader
 
 # Engine states by (game id, game seed, match ply), stored only after commit. A committed (game, ply)
 # names one state for good, so any node may keep this cache without invalidating it; the seed guards
@@ -49,18 +52,110 @@ def cache_state(game: Game, ply: int, state: State) -> None:
     transaction.on_commit(store)
 
 
+#: How many plies back a cache miss looks for a cached state to replay from. With several processes
+#: serving one match, the previous state is usually in this process's cache from its last request.
+_NEAR_MISS_PLIES = 8
+
+
 def game_state(*, match: Match, game: Game, ply: int | None = None) -> State:
     """The engine state of ``game`` after the match's actions before ``ply`` (default: all of them)."""
     upto = match.ply if ply is None else ply
     state = _cache_get((game.pk, game.seed, upto))
     if state is not None:
         return state
-    state = State.new(match_rules(match), dealer=game.dealer, seed=game.seed)
-    codes = Action.objects.filter(game=game, ply__lt=upto).order_by("ply").values_list("code", flat=True)
-    for code in codes:
-        state = state.apply(code)
+    since = game.first_ply
+    for earlier in range(upto - 1, max(game.first_ply, upto - _NEAR_MISS_PLIES) - 1, -1):
+        state = _cache_get((game.pk, game.seed, earlier))
+        if state is not None:
+            since = earlier
+            break
+    else:
+        state = State.new(match_rules(match), dealer=game.dealer, seed=game.seed)
+    with connection.cursor() as cursor:  # the hot path: no ORM query compilation
+        cursor.execute(
+            f"SELECT code FROM {Action._meta.db_table} WHERE game_id = %s AND ply >= %s AND ply < %s "
+            "ORDER BY ply",
+            [game.pk, since, upto],
+        )
+        for (code,) in cursor.fetchall():
+            state = state.apply(code)
     cache_state(game, upto, state)
     return state
+
+
+# -- a match, its seats and its current game in one query ------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedMatch:
+    """A match with its seats (by index, players partly loaded) and its current game, read at once."""
+
+    match: Match
+    seats: list[Seat]
+    game: Game | None
+
+
+_MATCH_ROW = RowReader(Match, [f.attname for f in Match._meta.concrete_fields])
+_SEAT_ROW = RowReader(
+    Seat, ["id", "match_id", "index", "player_id", "bot_level", "accepted", "decline_reason", "timeouts"]
+)
+_PLAYER_ROW = RowReader(Player, ["id", "handle", "display_name", "is_bot"])
+_GAME_ROW = RowReader(Game, ["id", "match_id", "number", "seed", "dealer", "first_ply", "status"])
+_SELECT_SQL: dict[tuple[str, bool], str] = {}
+
+
+def _select_sql(lock: bool) -> str:
+    key = (connection.vendor, lock)
+    sql = _SELECT_SQL.get(key)
+    if sql is None:
+        sql = _SELECT_SQL[key] = _build_select_sql(lock)
+    return sql
+
+
+def _build_select_sql(lock: bool) -> str:
+    index = connection.ops.quote_name("index")
+    sql = (
+        f"SELECT {_MATCH_ROW.columns('m')}, {_SEAT_ROW.columns('s')}, {_PLAYER_ROW.columns('p')}, "
+        f"{_GAME_ROW.columns('g')} "
+        f"FROM {Match._meta.db_table} m "
+        f"LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id "
+        f"LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id "
+        f"LEFT JOIN {Game._meta.db_table} g ON g.match_id = m.id AND g.number = "
+        f"(SELECT MAX(number) FROM {Game._meta.db_table} WHERE match_id = m.id) "
+        f"WHERE m.id = %s ORDER BY s.{index}"
+    )
+    if lock and connection.features.has_select_for_update:
+        sql += " FOR UPDATE OF m" if connection.features.has_select_for_update_of else " FOR UPDATE"
+    return sql
+
+
+def match_loaded(*, match_id: int, lock: bool = False) -> LoadedMatch | None:
+    """The match, its seats and current game in one statement; ``lock`` takes the match row's lock.
+
+    The action and view endpoints run this on every request: one hand-written query instead of three
+    ORM ones, whose compilation cost more than the database's work. Player rows hold only what views
+    and clocks read; any other field loads on first use.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(_select_sql(lock), [match_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return None
+    a = _MATCH_ROW.width
+    b = a + _SEAT_ROW.width
+    c = b + _PLAYER_ROW.width
+    match = _MATCH_ROW.read(rows[0][:a])
+    assert match is not None
+    seats: list[Seat] = []
+    for row in rows:
+        seat = _SEAT_ROW.read(row[a:b])
+        if seat is None:
+            continue
+        seat.player = _PLAYER_ROW.read(row[b:c])
+        seat.match = match
+        seats.append(seat)
+    game = _GAME_ROW.read(rows[0][c:])
+    return LoadedMatch(match=match, seats=seats, game=game)
 
 
 def current_game(match: Match) -> Game | None:
@@ -73,14 +168,25 @@ def seat_of(match: Match, player: Player | None) -> Seat | None:
     return next((seat for seat in match.seats.all() if seat.player_id == player.pk), None)
 
 
-def match_view_for(*, match: Match, player: Player | None, ply: int | None = None) -> dict[str, Any]:
+def match_view_for(
+    *,
+    match: Match,
+    player: Player | None,
+    ply: int | None = None,
+    seats: Sequence[Seat] | None = None,
+    game: Game | None = None,
+) -> dict[str, Any]:
     """What the caller may see: its seat's view (RULES.md 9), or the spectator's without a seat.
 
     ``ply`` asks for the view as it was at that ply (the answer an idempotent retry gets again).
+    ``seats`` and ``game`` (the current game), when the caller has them, save their queries.
     """
-    seat = seat_of(match, player)
+    if seats is None:
+        seats = list(match.seats.all())
+    seat = None if player is None else next((s for s in seats if s.player_id == player.pk), None)
     at = match.ply if ply is None else ply
-    game = match.games.filter(first_ply__lte=at).order_by("-number").first()
+    if game is None or game.first_ply > at:
+        game = match.games.filter(first_ply__lte=at).order_by("-number").first()
     live = at == match.ply and match.status == Match.Status.IN_PROGRESS
     out: dict[str, Any] = {
         "match": match.pk,

@@ -11,6 +11,7 @@ from games.engine import State
 from games.errors import MatchNotFound
 from games.events import publish_match_event
 from games.models import Match, Seat
+from games.selectors import LoadedMatch, match_loaded
 
 #: How long a house bot's turn may wait before the sweeper re-queues its (presumably lost) task.
 HOUSE_BOT_GRACE_SECONDS = 30
@@ -25,6 +26,14 @@ def lock_match(match_id: int) -> Match:
     if match is None:
         raise MatchNotFound()
     return match
+
+
+def lock_loaded(match_id: int) -> LoadedMatch:
+    """``lock_match``, with the seats and the current game read in the same statement."""
+    loaded = match_loaded(match_id=match_id, lock=True)
+    if loaded is None:
+        raise MatchNotFound()
+    return loaded
 
 
 def sides(match: Match) -> int:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.bots import get_bot
@@ -27,7 +28,15 @@ from games.errors import (
 from games.events import publish_match_event
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import cache_state, current_game, game_state
-from games.services.common import lock_match, set_turn, side_of, sides, turn_after, turn_started
+from games.services.common import (
+    lock_loaded,
+    lock_match,
+    set_turn,
+    side_of,
+    sides,
+    turn_after,
+    turn_started,
+)
 from games.services.matches import deal_game
 from games.signals import match_finished
 
@@ -37,10 +46,16 @@ TIMEOUT_BOT = "rule"
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What an action did: the match after it and the ply the action took."""
+    """What an action did: the match after it and the ply the action took.
+
+    ``seats`` and ``game`` (the game the action was played in) let the caller answer without reading
+    them again.
+    """
 
     match: Match
     ply: int
+    seats: list[Seat] | None = None
+    game: Game | None = None
 
 
 @transaction.atomic
@@ -48,21 +63,22 @@ def action_submit(
     *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
 ) -> Applied:
     """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer."""
-    match = lock_match(match_id)
+    loaded = lock_loaded(match_id)
+    match, seats = loaded.match, loaded.seats
     if idempotency_key:
         # Checked under the lock, so a retry racing its own first attempt still finds it.
         earlier = Action.objects.filter(match=match, player=player, idempotency_key=idempotency_key).first()
         if earlier is not None:
             if earlier.code != code or earlier.ply != ply:
                 raise IdempotencyKeyReused()
-            return Applied(match=match, ply=earlier.ply)
-    seats = list(match.seats.select_related("player"))
+            return Applied(match=match, ply=earlier.ply, seats=seats)
     seat = next((s for s in seats if s.player_id == player.pk), None)
     if seat is None:
         raise NotSeated()
     return _act(
         match,
         seats=seats,
+        game=loaded.game,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -75,18 +91,19 @@ def action_submit(
 @transaction.atomic
 def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
     """Play a house bot's turn at ``ply``; nothing when the match has moved on or it is not a bot's turn."""
-    match = lock_match(match_id)
-    if match.status != Match.Status.IN_PROGRESS or match.ply != ply:
+    loaded = lock_loaded(match_id)
+    match, seats, game = loaded.match, loaded.seats, loaded.game
+    if match.status != Match.Status.IN_PROGRESS or match.ply != ply or game is None:
         return None
-    seats = list(match.seats.select_related("player"))
     seat = next((s for s in seats if s.index == match.turn_seat), None)
     if seat is None or not seat.bot_level:
         return None
-    state = _current_state(match)
-    code = house_bot_action(seat.bot_level, state, seat.index, seed=_bot_seed(match, ply))
+    state = game_state(match=match, game=game)
+    code = house_bot_action(seat.bot_level, state, seat.index, seed=f"{game.seed}:{ply}")
     return _act(
         match,
         seats=seats,
+        game=game,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -119,6 +136,7 @@ def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
     applied = _act(
         match,
         seats=None,
+        game=None,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -153,6 +171,7 @@ def _act(
     match: Match,
     *,
     seats: list[Seat] | None,
+    game: Game | None,
     seat: int,
     code: str,
     ply: int,
@@ -164,7 +183,8 @@ def _act(
         raise MatchNotInProgress()
     if match.ply != ply:
         raise StalePly(current=match.ply)
-    game = current_game(match)
+    if game is None:
+        game = current_game(match)
     assert game is not None
     state = game_state(match=match, game=game)
     if state.current_player() != seat:
@@ -178,32 +198,66 @@ def _act(
     # The compare-and-swap on the ply (a no-op lock on SQLite still cannot let two actions share a ply),
     # which also starts the next turn's clock.
     turn_seat, turn_deadline = turn_after(match, after, seats)
-    moved = Match.objects.filter(pk=match.pk, ply=ply).update(
-        ply=ply + 1, turn_seat=turn_seat, turn_deadline=turn_deadline
-    )
-    if moved != 1:
+    if not _ply_moved(match.pk, ply, turn_seat, turn_deadline):
         raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
     match.ply, match.turn_seat, match.turn_deadline = ply + 1, turn_seat, turn_deadline
     try:
-        with transaction.atomic():
-            Action.objects.create(
-                match=match,
-                game=game,
-                ply=ply,
-                seat=seat,
-                code=code,
-                kind=kind,
-                player=player,
-                idempotency_key=idempotency_key or None,
-            )
+        _action_insert(match.pk, game.pk, ply, seat, code, kind, player, idempotency_key or None)
     except IntegrityError:
+        # Only a rival on this ply gets here, and it can only have come first: this transaction is
+        # rolled back as the error leaves it (no savepoint needed: nothing of it is kept).
         raise StalePly(current=ply + 1) from None
     cache_state(game, match.ply, after)
     if after.is_terminal():
         _finish_game(match, game, after)
     else:
         turn_started(match, seats)
-    return Applied(match=match, ply=ply)
+    # A finished game may have been followed by a new one at the next ply: leave that to the reader.
+    return Applied(match=match, ply=ply, seats=seats, game=None if after.is_terminal() else game)
+
+
+# The two writes of every action, by hand: they run on every move and the ORM's compilation of them
+# cost more than the database's work (docs/PERFORMANCE.md, "API").
+_PLY_MOVE_SQL = f"UPDATE {Match._meta.db_table} SET ply = %s, turn_seat = %s, turn_deadline = %s WHERE id = %s AND ply = %s"
+_ACTION_INSERT_SQL = (
+    f"INSERT INTO {Action._meta.db_table} "
+    "(match_id, game_id, ply, seat, code, kind, player_id, idempotency_key, created_at) "
+    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+)
+
+
+def _ply_moved(match_id: int, ply: int, turn_seat: int | None, turn_deadline: datetime | None) -> bool:
+    """The compare-and-swap on the ply, which also starts the next turn's clock."""
+    deadline = connection.ops.adapt_datetimefield_value(turn_deadline)
+    with connection.cursor() as cursor:
+        cursor.execute(_PLY_MOVE_SQL, [ply + 1, turn_seat, deadline, match_id, ply])
+        return cursor.rowcount == 1
+
+
+def _action_insert(
+    match_id: int,
+    game_id: int,
+    ply: int,
+    seat: int,
+    code: str,
+    kind: str,
+    player: Player | None,
+    idempotency_key: str | None,
+) -> None:
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    values: list[Any] = [
+        match_id,
+        game_id,
+        ply,
+        seat,
+        code,
+        kind,
+        player.pk if player else None,
+        idempotency_key,
+        now,
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(_ACTION_INSERT_SQL, values)
 
 
 # -- finishing ------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from games.models import Match, Player
 from games.services import token_create
 from tests.factories import PlayerFactory
+from tute_site.api import WindowCounterThrottle
 
 pytestmark = pytest.mark.django_db
 
@@ -195,3 +196,35 @@ def test_the_docs_pages_render(anon_client: APIClient, path: str) -> None:
 @pytest.fixture
 def anon_client() -> APIClient:
     return APIClient()
+
+
+def test_the_count_starts_again_in_the_next_window(
+    rates: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given: 2 requests a minute per account, and a clock the test moves
+    rates["user"] = "2/min"
+    now = [1_000_000 * 60 + 30.0]  # half way through a minute's window
+    monkeypatch.setattr(WindowCounterThrottle, "timer", lambda self: now[0])
+    client = token_client(PlayerFactory())
+    assert [client.get("/api/v1/me/").status_code for _ in range(3)] == [200, 200, 429]
+
+    # when: the refusal says how long to wait, and that much time passes
+    wait = int(client.get("/api/v1/me/")["Retry-After"])
+    now[0] += wait
+
+    # then: the wait was the rest of the window, and the account may call again
+    assert wait == 30
+    assert client.get("/api/v1/me/").status_code == 200
+
+
+def test_the_counter_costs_the_same_at_any_rate(rates: dict[str, str]) -> None:
+    # given: a high rate, as for many bots behind one address
+    rates["address"] = "100000/min"
+    client = APIClient(REMOTE_ADDR="10.0.0.77")
+    for _ in range(50):
+        assert client.get("/api/v1/matches/").status_code == 200
+
+    # then: the cache holds one small counter for the window, not a list of every request's time
+    stored = [key for key in cache._cache if "10.0.0.77" in key]  # type: ignore[attr-defined]
+    assert len(stored) == 1
+    assert cache.get(stored[0].split(":", 2)[-1]) == 50
