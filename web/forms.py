@@ -230,6 +230,12 @@ class CorrectionForm(forms.Form):
     reason = forms.CharField(label=_("Why"), max_length=200, required=False)
 
 
+class NoShowForm(forms.Form):
+    """The entrant (id) who did not turn up for a match of two in play."""
+
+    entrant = forms.IntegerField(label=_("Did not turn up"), min_value=1)
+
+
 class InviteForm(forms.Form):
     handle = forms.SlugField(label=_("Player's handle"), max_length=32)
 

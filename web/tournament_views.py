@@ -24,6 +24,7 @@ from tournaments.services import (
     entrant_bot_fill,
     invite,
     membership_add,
+    no_show,
     register,
     result_correct,
     tournament_cancel,
@@ -39,6 +40,7 @@ from web.forms import (
     CorrectionForm,
     InviteForm,
     MemberAddForm,
+    NoShowForm,
     RegisterForm,
     TournamentForm,
 )
@@ -177,6 +179,27 @@ def tournament_correct(request: HttpRequest, tournament_id: int, tournament_matc
             reason=form.cleaned_data["reason"],
         ),
         _("The result was corrected."),
+    )
+
+
+@login_required
+@require_POST
+def tournament_no_show(request: HttpRequest, tournament_id: int, tournament_match_id: int) -> HttpResponse:
+    """An organiser records a no-show: the opponent wins the match of two by walkover."""
+    form = NoShowForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose who did not turn up."))
+        return redirect("web:tournament", tournament_id=tournament_id)
+    return _organiser_action(
+        request,
+        tournament_id,
+        lambda t, me: no_show(
+            tournament_id=t.pk,
+            tournament_match_id=tournament_match_id,
+            by=me,
+            entrant_id=form.cleaned_data["entrant"],
+        ),
+        _("The no-show was recorded."),
     )
 
 

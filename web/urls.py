@@ -27,6 +27,11 @@ urlpatterns = [
         tv.tournament_correct,
         name="tournament-correct",
     ),
+    path(
+        "tournaments/<int:tournament_id>/matches/<int:tournament_match_id>/no-show/",
+        tv.tournament_no_show,
+        name="tournament-no-show",
+    ),
     path("tournaments/<int:tournament_id>/withdraw/", tv.tournament_withdraw, name="tournament-withdraw"),
     path("tournaments/<int:tournament_id>/bots/", tv.tournament_bots, name="tournament-bots"),
     path("tournaments/<int:tournament_id>/start/", tv.tournament_start_view, name="tournament-start"),

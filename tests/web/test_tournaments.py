@@ -450,3 +450,27 @@ def test_pocha_tables_show_standings_and_tables(client: Client) -> None:
     assert 'id="bracket"' not in html and 'id="standings"' in html
     assert html.count('<td class="code">') == 2  # two tables of three in round 1
     assert html.count('href="/matches/') == 2
+
+
+def test_an_organiser_records_a_no_show(client: Client) -> None:
+    from tournaments.models import TournamentMatch
+
+    # given: a person and a house bot in a final still in play
+    ana = person("ana")
+    tournament = a_tournament(ana, club_of(ana))
+    ben = person("ben")
+    from tournaments.services import register
+
+    register(tournament_id=tournament.pk, player=ben)
+    tournament = started(ana, tournament, bots=1)
+    tm = TournamentMatch.objects.get(tournament=tournament)
+    bens = Entrant.objects.get(tournament=tournament, player=ben)
+    client.force_login(ana.user)
+    assert "no-show-form" in client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+
+    # when: the organiser records that ben did not turn up
+    client.post(reverse("web:tournament-no-show", args=[tournament.pk, tm.pk]), {"entrant": bens.pk})
+
+    # then: the bot wins by walkover
+    tm.refresh_from_db()
+    assert tm.status == TournamentMatch.Status.DONE and tm.forfeit and tm.winner_id != bens.pk
