@@ -5,8 +5,12 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import connection
+from django.core.cache import cache
+from django.db import connection, transaction
+from django.db.models.signals import post_delete, post_save
+from django.dispatch import receiver
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import authentication, exceptions
@@ -41,13 +45,29 @@ def _token_sql() -> str:
     return _TOKEN_SQL[0]
 
 
+def _cache_key(digest: str) -> str:
+    return f"tute:token:{digest}"
+
+
 def token_owner(token: str) -> tuple[User, ApiToken] | None:
-    """The token's user, with ``user.player`` already loaded when it has one."""
-    with connection.cursor() as cursor:
-        cursor.execute(_token_sql(), [token_digest(token)])
-        row = cursor.fetchone()
+    """The token's user, with ``user.player`` already loaded when it has one.
+
+    The row is kept in the cache for ``TUTE_TOKEN_CACHE_SECONDS`` (a bot calls several times a move).
+    Deleting a token or saving its account (deactivating it, say) drops the cached row at once, in
+    every process when the cache is shared (``CACHE_URL``); with the per-process default cache, other
+    processes may answer from their copy for up to that many seconds.
+    """
+    digest = token_digest(token)
+    seconds = settings.TUTE_TOKEN_CACHE_SECONDS
+    row = cache.get(_cache_key(digest)) if seconds > 0 else None
     if row is None:
-        return None
+        with connection.cursor() as cursor:
+            cursor.execute(_token_sql(), [digest])
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        if seconds > 0:
+            cache.set(_cache_key(digest), tuple(row), seconds)
     a = _TOKEN_ROW.width
     b = a + _USER_ROW.width
     api_token, user = _TOKEN_ROW.read(row[:a]), _USER_ROW.read(row[a:b])
@@ -57,6 +77,26 @@ def token_owner(token: str) -> tuple[User, ApiToken] | None:
     if player is not None:
         player.user = user  # also fills user.player
     return user, api_token
+
+
+@receiver(post_delete, sender=ApiToken, dispatch_uid="games.token_forget")
+def token_forget(sender: type[ApiToken], instance: ApiToken, **kwargs: Any) -> None:
+    """However a token is deleted (rotation, the admin, its account deleted), the cache forgets it
+    once the deleting transaction commits."""
+    key = _cache_key(instance.digest)
+    cache.delete(key)  # now, and again after commit: a request in between may have cached it again
+    transaction.on_commit(lambda: cache.delete(key))
+
+
+@receiver(post_save, sender=User, dispatch_uid="games.token_forget_user")
+def tokens_of_user_forget(sender: type[User], instance: User, created: bool, **kwargs: Any) -> None:
+    """An account changed (deactivated, say): its tokens' cached rows go, so the change holds at once."""
+    if created:
+        return
+    keys = [_cache_key(d) for d in ApiToken.objects.filter(user=instance).values_list("digest", flat=True)]
+    if keys:
+        cache.delete_many(keys)
+        transaction.on_commit(lambda: cache.delete_many(keys))
 
 
 class TokenAuthentication(authentication.BaseAuthentication):
@@ -79,6 +119,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         now = timezone.now()
         if api_token.last_used_at is None or now - api_token.last_used_at > LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=now)  # one write per few minutes
+            cache.delete(_cache_key(token_digest(token)))  # its cached row still holds the old time
         return user, api_token
 
     def authenticate_header(self, request: Request) -> str:

@@ -139,6 +139,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"}
     )
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(
+    "DJANGO_DB_PREPARED_STATEMENTS", True
+):
+    # Server-side parameters, and a statement run 5 times on a connection is prepared: PostgreSQL then
+    # skips parsing and planning, which for the hot path's joins cost more than executing them. Turn
+    # this off behind a pooler in transaction mode that cannot keep prepared statements (PgBouncer
+    # before 1.21, or without max_prepared_statements).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"server_side_binding": True, "prepare_threshold": 5}
+    )
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -225,6 +235,10 @@ SPECTACULAR_SETTINGS = {
 # Throttle counters live in the cache: locmem for one process; CACHE_URL (redis://...) shares them
 # between web processes and nodes.
 CACHE_URL = os.environ.get("CACHE_URL", "")
+# How long an API token's row may be answered from the cache (0: never cache). Deleting a token or
+# saving its account drops it at once; with the per-process cache, other processes may lag this long.
+TUTE_TOKEN_CACHE_SECONDS = env_int("TUTE_TOKEN_CACHE_SECONDS", 10)
+
 CACHES = {
     "default": (
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}

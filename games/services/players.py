@@ -72,7 +72,7 @@ def bot_token_rotate(*, owner: User, handle: str) -> str:
     bot = Player.objects.filter(handle=handle, is_bot=True, owner=owner).select_for_update().first()
     if bot is None:
         raise NotABot()
-    ApiToken.objects.filter(user=bot.user).delete()
+    ApiToken.objects.filter(user=bot.user).delete()  # games.authentication drops them from the cache
     return token_create(user=bot.user)
 
 

@@ -173,3 +173,68 @@ def test_the_answer_to_an_action_needs_no_read_after_the_write(
             game=applied.game,
         )
     assert view["ply"] == 1 and view["seat"] == now.seat
+
+
+def test_a_rotated_token_is_refused_at_once_although_tokens_are_cached(
+    settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.core.cache import cache
+
+    from games.services import bot_create, bot_token_rotate
+
+    # given: a bot's token, used once (so its row is in the cache)
+    settings.TUTE_TOKEN_CACHE_SECONDS = 60
+    cache.clear()
+    owner = PlayerFactory()
+    bot, old = bot_create(owner=owner.user, handle="cached-bot")
+    assert token_owner(old) is not None
+
+    # when: the owner rotates it
+    with django_capture_on_commit_callbacks(execute=True):
+        new = bot_token_rotate(owner=owner.user, handle="cached-bot")
+
+    # then: the old token is unknown at once, the new one works
+    assert token_owner(old) is None
+    found = token_owner(new)
+    assert found is not None and found[0].player.pk == bot.pk
+
+
+def test_a_cached_token_answers_without_the_database(settings: Any, django_assert_num_queries: Any) -> None:
+    from django.core.cache import cache
+
+    settings.TUTE_TOKEN_CACHE_SECONDS = 60
+    cache.clear()
+    player = PlayerFactory()
+    token = token_create(user=player.user)
+    token_owner(token)
+
+    with django_assert_num_queries(0):
+        found = token_owner(token)
+        assert found is not None and found[0].player.handle == player.handle
+
+
+def test_with_the_cache_off_every_call_reads_the_database(
+    settings: Any, django_assert_num_queries: Any
+) -> None:
+    settings.TUTE_TOKEN_CACHE_SECONDS = 0
+    token = token_create(user=PlayerFactory().user)
+    token_owner(token)
+
+    with django_assert_num_queries(1):
+        assert token_owner(token) is not None
+
+
+def test_a_deactivated_account_is_refused_at_once_although_its_token_was_cached(settings: Any) -> None:
+    from django.core.cache import cache
+
+    settings.TUTE_TOKEN_CACHE_SECONDS = 60
+    cache.clear()
+    player = PlayerFactory()
+    token = token_create(user=player.user)
+    assert token_owner(token) is not None
+
+    player.user.is_active = False
+    player.user.save()
+
+    found = token_owner(token)
+    assert found is not None and found[0].is_active is False

@@ -115,3 +115,22 @@ def test_production_security_is_on_and_overridable(tmp_path: Path) -> None:
     assert on.stdout.strip() == "True True True True ('HTTP_X_FORWARDED_PROTO', 'https')"
     assert off.returncode == 0, off.stderr
     assert off.stdout.strip() == "False True True True None"
+
+
+@pytest.mark.parametrize(
+    ("flag", "expected"),
+    [(None, "{'server_side_binding': True, 'prepare_threshold': 5}"), ("0", "{}")],
+)
+def test_postgresql_prepares_repeated_statements_unless_told_not_to(
+    tmp_path: Path, flag: str | None, expected: str
+) -> None:
+    # given: a PostgreSQL DATABASE_URL, with or without DJANGO_DB_PREPARED_STATEMENTS=0 (for a pooler)
+    env = {"DJANGO_DEBUG": "1", "DATABASE_URL": "postgres://u@db.example:5432/tute"}
+    if flag is not None:
+        env["DJANGO_DB_PREPARED_STATEMENTS"] = flag
+    code = "import django; django.setup(); from django.conf import settings as s; print(s.DATABASES['default'].get('OPTIONS', {}))"
+
+    result = run_python(code, env, tmp_path)
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == expected
