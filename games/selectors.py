@@ -242,13 +242,16 @@ def matches_list(
 
 
 def match_detail(*, match_id: int) -> Match | None:
-    return (
-        Match.objects.prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
-        )
-        .filter(pk=match_id)
-        .first()
-    )
+    """The match with ``match.seats.all()`` already loaded (by index, with their players), in one query."""
+    loaded = match_loaded(match_id=match_id)
+    if loaded is None:
+        return None
+    # What prefetch_related("seats") leaves on the instance.
+    seats = loaded.match.seats.all()
+    seats._result_cache = loaded.seats
+    seats._prefetch_done = True  # type: ignore[attr-defined]
+    loaded.match._prefetched_objects_cache = {"seats": seats}  # type: ignore[attr-defined]
+    return loaded.match
 
 
 def my_turns(*, player: Player) -> QuerySet[Match]:

@@ -238,3 +238,19 @@ def test_a_deactivated_account_is_refused_at_once_although_its_token_was_cached(
 
     found = token_owner(token)
     assert found is not None and found[0].is_active is False
+
+
+def test_a_match_detail_is_one_query_with_its_seats_and_players(
+    started_match: Callable[..., Match], django_assert_num_queries: Any
+) -> None:
+    from games.selectors import match_detail
+
+    match = started_match("tute4", seats=["rule", PlayerFactory(), "random", PlayerFactory()])
+
+    with django_assert_num_queries(1):
+        detail = match_detail(match_id=match.pk)
+        assert detail is not None
+        seats = [(s.index, s.bot_level, s.player.handle if s.player else None) for s in detail.seats.all()]
+
+    expected = Seat.objects.filter(match=match).select_related("player").order_by("index")
+    assert seats == [(s.index, s.bot_level, s.player.handle if s.player else None) for s in expected]
