@@ -417,7 +417,7 @@ def child(mode: str, args: list[str]) -> None:
         from games.services import bot_turn_play
 
         class NoQueue:
-            def delay_on_commit(self, match_id: int, ply: int) -> None:
+            def delay(self, match_id: int, ply: int) -> None:  # what queue_house_bot calls on commit
                 pass
 
         games.tasks.bot_play_turn = NoQueue()  # type: ignore[assignment]
