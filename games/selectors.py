@@ -162,12 +162,6 @@ def current_game(match: Match) -> Game | None:
     return match.games.order_by("-number").first()
 
 
-def seat_of(match: Match, player: Player | None) -> Seat | None:
-    if player is None:
-        return None
-    return next((seat for seat in match.seats.all() if seat.player_id == player.pk), None)
-
-
 def match_view_for(
     *,
     match: Match,

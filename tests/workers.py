@@ -321,3 +321,35 @@ class Worker:
             if int(fields[2]) == self.proc.pid:  # field 5 of stat: the process group id
                 members.append(int(stat.parent.name))
         return members
+
+
+@contextmanager
+def worker_running(broker_url: str, *, drain_timeout: float | None = None) -> Iterator[Worker]:
+    """A worker on the test database and ``broker_url`` (flushed first), this process publishing there.
+
+    With ``drain_timeout``, leaving the block also waits for the broker to drain and fails on any task
+    that did not succeed in the worker; the worker is stopped and its database sessions ended either way.
+    """
+    from django.db import connection
+
+    flush_broker(broker_url)
+    worker = Worker(database_url=database_url(connection.settings_dict), broker_url=broker_url)
+    with publishing_to(broker_url):
+        worker.start()
+        try:
+            yield worker
+            if drain_timeout is not None:
+                wait_for(
+                    "the broker to drain",
+                    lambda: broker_backlog(broker_url) == (0, 0),
+                    timeout=drain_timeout,
+                    log=worker.log_tail,
+                )
+                results = task_results(broker_url, forget=True)
+                failed = {k: v for k, v in results.items() if v["status"] != "SUCCESS"}
+                assert not failed, f"tasks failed in the worker: {failed}\n{worker.log_tail()}"
+        finally:
+            worker.stop()
+            terminate_backends(worker.name)
+            if drain_timeout is not None:
+                flush_broker(broker_url)

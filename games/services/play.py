@@ -27,7 +27,7 @@ from games.errors import (
 )
 from games.events import publish_match_event
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import cache_state, current_game, game_state
+from games.selectors import cache_state, game_state
 from games.services.common import (
     lock_loaded,
     lock_match,
@@ -99,7 +99,7 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
     if seat is None or not seat.bot_level:
         return None
     state = game_state(match=match, game=game)
-    code = house_bot_action(seat.bot_level, state, seat.index, seed=f"{game.seed}:{ply}")
+    code = house_bot_action(seat.bot_level, state, seat.index, seed=_bot_seed(game, ply))
     return _act(
         match,
         seats=seats,
@@ -120,23 +120,29 @@ def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
     A house bot's turn is queued again (its task was lost). A seat's turn gets the rule bot's move,
     recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th.
     """
-    match = lock_match(match_id)
-    if match.status != Match.Status.IN_PROGRESS or match.ply != ply or match.turn_seat is None:
+    loaded = lock_loaded(match_id)
+    match, seats, game = loaded.match, loaded.seats, loaded.game
+    if (
+        match.status != Match.Status.IN_PROGRESS
+        or match.ply != ply
+        or match.turn_seat is None
+        or game is None
+    ):
         return None
     if match.turn_deadline is None or match.turn_deadline > timezone.now():
         return None
-    seat = match.seats.get(index=match.turn_seat)
+    seat = next(s for s in seats if s.index == match.turn_seat)
+    state = game_state(match=match, game=game)
     if seat.bot_level:
-        set_turn(match, _current_state(match))  # a fresh deadline, and the task queued again
+        set_turn(match, state, seats)  # a fresh deadline, and the task queued again
         return None
-    state = _current_state(match)
-    code = house_bot_action(TIMEOUT_BOT, state, seat.index, seed=_bot_seed(match, ply))
+    code = house_bot_action(TIMEOUT_BOT, state, seat.index, seed=_bot_seed(game, ply))
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
     applied = _act(
         match,
-        seats=None,
-        game=None,
+        seats=seats,
+        game=game,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -155,22 +161,14 @@ def house_bot_action(level: str, state: State, seat: int, *, seed: str) -> str:
     return bot(state.view(seat), state.legal_actions(), random.Random(seed))
 
 
-def _bot_seed(match: Match, ply: int) -> str:
-    game = current_game(match)
-    assert game is not None
+def _bot_seed(game: Game, ply: int) -> str:
     return f"{game.seed}:{ply}"
-
-
-def _current_state(match: Match) -> State:
-    game = current_game(match)
-    assert game is not None
-    return game_state(match=match, game=game)
 
 
 def _act(
     match: Match,
     *,
-    seats: list[Seat] | None,
+    seats: list[Seat],
     game: Game | None,
     seat: int,
     code: str,
@@ -183,9 +181,7 @@ def _act(
         raise MatchNotInProgress()
     if match.ply != ply:
         raise StalePly(current=match.ply)
-    if game is None:
-        game = current_game(match)
-    assert game is not None
+    assert game is not None, "a match in progress has a current game"
     state = game_state(match=match, game=game)
     if state.current_player() != seat:
         raise NotYourTurn(f"It is seat {state.current_player()}'s turn, not seat {seat}'s.")

@@ -13,7 +13,7 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from django.db import IntegrityError, OperationalError, connection, transaction
+from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from games.models import Match, Player
@@ -25,15 +25,10 @@ from ratings.services import matches as services
 from ratings.tasks import apply_match_ratings
 from tests.workers import (
     TEST_BROKER_DB,
-    Worker,
     broker_backlog,
     broker_url_for_tests,
-    database_url,
-    flush_broker,
-    publishing_to,
-    task_results,
-    terminate_backends,
     wait_for,
+    worker_running,
 )
 
 #: A Redis database of its own, so that these tests and the games worker tests (TEST_BROKER_DB) may
@@ -354,24 +349,8 @@ def test_an_unrated_or_aborted_match_queues_no_task(
 def ratings_worker(postgres_required: None, redis_url: str, transactional_db: None) -> Iterator[str]:
     """A real Celery worker on the test database and a Redis database of its own; yields the broker URL."""
     broker = broker_url_for_tests(redis_url, RATINGS_BROKER_DB)
-    flush_broker(broker)
-    worker = Worker(database_url=database_url(connection.settings_dict), broker_url=broker)
-    with publishing_to(broker):
-        worker.start()
-        try:
-            yield broker
-            wait_for(
-                "the broker to drain",
-                lambda: broker_backlog(broker) == (0, 0),
-                timeout=20.0,
-                log=worker.log_tail,
-            )
-            failed = {k: v for k, v in task_results(broker, forget=True).items() if v["status"] != "SUCCESS"}
-            assert not failed, f"tasks failed in the worker: {failed}\n{worker.log_tail()}"
-        finally:
-            worker.stop()
-            terminate_backends(worker.name)
-            flush_broker(broker)
+    with worker_running(broker, drain_timeout=20.0):
+        yield broker
 
 
 @pytest.mark.django_db(transaction=True)

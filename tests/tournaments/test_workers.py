@@ -12,21 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from django.db import connection
 
 from games.models import Match, Player
 from tests.tournaments.conftest import entrants_in, refreshed
 from tests.workers import (
     TEST_BROKER_DB,
     Worker,
-    broker_backlog,
     broker_url_for_tests,
-    database_url,
-    flush_broker,
-    publishing_to,
-    task_results,
-    terminate_backends,
     wait_for,
+    worker_running,
 )
 from tournaments.models import Entrant, Round, Tournament, TournamentMatch
 from tournaments.selectors import bracket_view, standings_table
@@ -42,21 +36,8 @@ TOURNAMENT_TIMEOUT = 600.0
 def worker(postgres_required: None, redis_url: str, transactional_db: None) -> Iterator[Worker]:
     """A real Celery worker on the test database and a Redis database of its own."""
     broker = broker_url_for_tests(redis_url, TOURNAMENTS_BROKER_DB)
-    flush_broker(broker)
-    w = Worker(database_url=database_url(connection.settings_dict), broker_url=broker)
-    with publishing_to(broker):
-        w.start()
-        try:
-            yield w
-            wait_for(
-                "the broker to drain", lambda: broker_backlog(broker) == (0, 0), timeout=30.0, log=w.log_tail
-            )
-            failed = {k: v for k, v in task_results(broker, forget=True).items() if v["status"] != "SUCCESS"}
-            assert not failed, f"tasks failed in the worker: {failed}\n{w.log_tail()}"
-        finally:
-            w.stop()
-            terminate_backends(w.name)
-            flush_broker(broker)
+    with worker_running(broker, drain_timeout=30.0) as running:
+        yield running
 
 
 def finished(tournament: Tournament) -> Callable[[], bool]:

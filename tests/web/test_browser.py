@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from games.models import Match, Player
 from ratings.models import Rating
@@ -29,11 +28,8 @@ from tests.services import require_service
 from tests.workers import (
     Worker,
     broker_url_for_tests,
-    database_url,
-    flush_broker,
-    publishing_to,
-    terminate_backends,
     wait_for,
+    worker_running,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -103,14 +99,8 @@ def worker(
     """A real Celery worker on the test database; this process publishes to its broker."""
     url = broker_url_for_tests(redis_url)
     settings.TUTE_EVENTS_URL = url
-    flush_broker(url)
-    with publishing_to(url):
-        running = Worker(database_url=database_url(connection.settings_dict), broker_url=url).start()
-        try:
-            yield running
-        finally:
-            running.stop()
-            terminate_backends(running.name)
+    with worker_running(url) as running:
+        yield running
 
 
 def shoot(page: Any, name: str, tmp_path: Path) -> None:
