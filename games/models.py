@@ -196,7 +196,8 @@ class Action(models.Model):
         HOUSE_BOT = "house_bot", "Played by a house bot"
         TIMEOUT = "timeout", "Played for the seat when its time ran out"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions")
+    # No index of its own: the unique (match, ply) index leads with it, and each index costs every move.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="actions", db_index=False)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
     ply = models.PositiveIntegerField()
     seat = models.PositiveSmallIntegerField()

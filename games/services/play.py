@@ -194,15 +194,21 @@ def _act(
     # The compare-and-swap on the ply (a no-op lock on SQLite still cannot let two actions share a ply),
     # which also starts the next turn's clock.
     turn_seat, turn_deadline = turn_after(match, after, seats)
-    if not _ply_moved(match.pk, ply, turn_seat, turn_deadline):
-        raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
-    match.ply, match.turn_seat, match.turn_deadline = ply + 1, turn_seat, turn_deadline
     try:
-        _action_insert(match.pk, game.pk, ply, seat, code, kind, player, idempotency_key or None)
+        taken = _ply_take(
+            match.pk,
+            ply,
+            turn_seat,
+            turn_deadline,
+            (game.pk, ply, seat, code, kind, player.pk if player else None, idempotency_key or None),
+        )
     except IntegrityError:
         # Only a rival on this ply gets here, and it can only have come first: this transaction is
         # rolled back as the error leaves it (no savepoint needed: nothing of it is kept).
         raise StalePly(current=ply + 1) from None
+    if not taken:
+        raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
+    match.ply, match.turn_seat, match.turn_deadline = ply + 1, turn_seat, turn_deadline
     cache_state(game, match.ply, after)
     if after.is_terminal():
         _finish_game(match, game, after)
@@ -213,47 +219,43 @@ def _act(
 
 
 # The two writes of every action, by hand: they run on every move and the ORM's compilation of them
-# cost more than the database's work (docs/PERFORMANCE.md, "API").
-_PLY_MOVE_SQL = f"UPDATE {Match._meta.db_table} SET ply = %s, turn_seat = %s, turn_deadline = %s WHERE id = %s AND ply = %s"
-_ACTION_INSERT_SQL = (
-    f"INSERT INTO {Action._meta.db_table} "
-    "(match_id, game_id, ply, seat, code, kind, player_id, idempotency_key, created_at) "
-    "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+# cost more than the database's work (docs/PERFORMANCE.md, "API"). On PostgreSQL they are one statement
+# (one round trip): the INSERT takes its row from the UPDATE's RETURNING, so it inserts nothing when the
+# compare-and-swap on the ply finds another ply. The casts type the INSERT's parameters, which a
+# SELECT list would otherwise leave as text under server-side binding.
+_MATCH = Match._meta.db_table
+_ACTION = Action._meta.db_table
+_ACTION_COLUMNS = "match_id, game_id, ply, seat, code, kind, player_id, idempotency_key, created_at"
+_PLY_MOVE_SQL = f"UPDATE {_MATCH} SET ply = %s, turn_seat = %s, turn_deadline = %s WHERE id = %s AND ply = %s"
+_ACTION_INSERT_SQL = f"INSERT INTO {_ACTION} ({_ACTION_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
+_PLY_TAKE_SQL_POSTGRESQL = (
+    f"WITH moved AS ({_PLY_MOVE_SQL} RETURNING id) "
+    f"INSERT INTO {_ACTION} ({_ACTION_COLUMNS}) "
+    "SELECT id, %s::bigint, %s::integer, %s::smallint, %s::varchar, %s::varchar, %s::bigint, "
+    "%s::varchar, %s::timestamptz FROM moved"
 )
 
+#: (game id, ply, seat, code, kind, player id, idempotency key): the action row after its match id.
+ActionRow = tuple[int, int, int, str, str, int | None, str | None]
 
-def _ply_moved(match_id: int, ply: int, turn_seat: int | None, turn_deadline: datetime | None) -> bool:
-    """The compare-and-swap on the ply, which also starts the next turn's clock."""
-    deadline = connection.ops.adapt_datetimefield_value(turn_deadline)
+
+def _ply_take(
+    match_id: int, ply: int, turn_seat: int | None, turn_deadline: datetime | None, action: ActionRow
+) -> bool:
+    """The compare-and-swap on the ply (which also starts the next turn's clock) and the action's row;
+    False, with nothing written, when the match is no longer at ``ply``."""
+    ops = connection.ops
+    move: list[Any] = [ply + 1, turn_seat, ops.adapt_datetimefield_value(turn_deadline), match_id, ply]
+    now = ops.adapt_datetimefield_value(timezone.now())
     with connection.cursor() as cursor:
-        cursor.execute(_PLY_MOVE_SQL, [ply + 1, turn_seat, deadline, match_id, ply])
-        return cursor.rowcount == 1
-
-
-def _action_insert(
-    match_id: int,
-    game_id: int,
-    ply: int,
-    seat: int,
-    code: str,
-    kind: str,
-    player: Player | None,
-    idempotency_key: str | None,
-) -> None:
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
-    values: list[Any] = [
-        match_id,
-        game_id,
-        ply,
-        seat,
-        code,
-        kind,
-        player.pk if player else None,
-        idempotency_key,
-        now,
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(_ACTION_INSERT_SQL, values)
+        if connection.vendor == "postgresql":
+            cursor.execute(_PLY_TAKE_SQL_POSTGRESQL, [*move, *action, now])
+            return cursor.rowcount == 1
+        cursor.execute(_PLY_MOVE_SQL, move)
+        if cursor.rowcount != 1:
+            return False
+        cursor.execute(_ACTION_INSERT_SQL, [match_id, *action, now])
+        return True
 
 
 # -- finishing ------------------------------------------------------------------------------------------
