@@ -1,18 +1,23 @@
-"""API plumbing shared by every app: body limit, pagination, throttles."""
+"""API plumbing shared by every app: body limit, pagination, throttles, content negotiation."""
 
 from __future__ import annotations
 
 import io
 import math
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.redis import RedisCache
 from rest_framework import exceptions, status
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import SimpleRateThrottle
 
 if TYPE_CHECKING:  # rest_framework.views imports the settings that name this module: no cycle at runtime
+    from rest_framework.renderers import BaseRenderer
     from rest_framework.request import Request
     from rest_framework.views import APIView
 
@@ -65,18 +70,55 @@ class WindowCounterThrottle(SimpleRateThrottle):
             return True
         window = int(self.timer() // self.duration)
         self.window_end = (window + 1) * self.duration
-        key = f"{self.key}:{window}"
-        if self.cache.add(key, 1, self.duration + 1):
-            return True
-        try:
-            count = self.cache.incr(key)
-        except ValueError:  # expired between add and incr
-            self.cache.add(key, 1, self.duration + 1)
-            return True
+        count = window_count(self.cache, f"{self.key}:{window}", self.duration + 1)
         return count <= self.num_requests or self.throttle_failure()
 
     def wait(self) -> float:
         return float(max(1, math.ceil(self.window_end - self.timer())))
+
+
+def window_count(cache: BaseCache, key: str, ttl: int) -> int:
+    """Count one request under ``key`` (a window's counter living ``ttl`` seconds); the new count.
+
+    On Redis, INCR and EXPIRE go in one pipeline, one round trip (Django's ``add`` then ``incr`` take
+    three: SET NX, EXISTS, INCR). Elsewhere ``incr`` first, since the key exists for all but a window's
+    first request; ``add`` starts the window.
+    """
+    if isinstance(cache, RedisCache):
+        full_key = cache.make_and_validate_key(key)
+        client = cache._cache.get_client(full_key, write=True)  # type: ignore[attr-defined]
+        with client.pipeline(transaction=False) as pipe:
+            pipe.incr(full_key)
+            pipe.expire(full_key, ttl)  # the key names one window: pushing its end back does no harm
+            count, _ = pipe.execute()
+        return int(count)
+    for _ in range(3):
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # the window's first request, or the key just expired
+            if cache.add(key, 1, ttl):
+                return 1
+    raise RuntimeError(f"the throttle counter {key!r} could neither be added nor incremented")
+
+
+class JSONContentNegotiation(DefaultContentNegotiation):
+    """The API renders JSON only outside DEBUG: a request that accepts JSON (or anything) needs no
+    parsing of its Accept header; any other asks DRF, which answers 406 where it should."""
+
+    def select_renderer(
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        renderers = list(renderers)
+        if len(renderers) == 1 and not format_suffix:
+            accept = request.META.get("HTTP_ACCEPT", "")
+            if accept in _ANY_JSON and self.settings.URL_FORMAT_OVERRIDE not in request.GET:
+                renderer = renderers[0]
+                if renderer.media_type == "application/json":
+                    return renderer, renderer.media_type
+        return super().select_renderer(request, renderers, format_suffix)
+
+
+_ANY_JSON = frozenset({"", "*/*", "application/json"})
 
 
 class PerUserThrottle(WindowCounterThrottle):

@@ -205,6 +205,7 @@ REST_FRAMEWORK = {
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
     "DEFAULT_PARSER_CLASSES": ["tute_site.api.LimitedJSONParser"],
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "tute_site.api.JSONContentNegotiation",
     "DEFAULT_PAGINATION_CLASS": "tute_site.api.Pagination",
     "PAGE_SIZE": 20,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -76,10 +76,12 @@ def turn_started(match: Match, seats: list[Seat] | None = None) -> None:
     publish_match_event(match, seats)
 
 
-def set_turn(match: Match, state: State, seats: list[Seat] | None = None) -> None:
-    """Record whose turn it is and until when, then start that turn."""
+def set_turn(
+    match: Match, state: State, seats: list[Seat] | None = None, *, also_save: tuple[str, ...] = ()
+) -> None:
+    """Record whose turn it is and until when (with the ``also_save`` fields), then start that turn."""
     match.turn_seat, match.turn_deadline = turn_after(match, state, seats)
-    match.save(update_fields=["turn_seat", "turn_deadline"])
+    match.save(update_fields=["turn_seat", "turn_deadline", *also_save])
     turn_started(match, seats)
 
 

@@ -26,7 +26,7 @@ from games.errors import (
 from games.events import publish_match_event
 from games.models import Game, Match, Player, Seat
 from games.selectors import cache_state, match_rules
-from games.services.common import lock_match, set_turn
+from games.services.common import lock_loaded, lock_match, set_turn
 
 MAX_MOVE_SECONDS = 24 * 3600
 
@@ -122,18 +122,18 @@ def match_create(
             Seat(match=match, index=index, player=player, bot_level=spec.bot or "", accepted=accepted)
         )
     Seat.objects.bulk_create(new_seats)
-    _start_when_ready(match)
-    publish_match_event(match)  # challenged bots hear of it at once
+    _start_when_ready(match, new_seats)
+    publish_match_event(match, new_seats)  # challenged bots hear of it at once
     return match
 
 
 @transaction.atomic
 def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Match:
     """Take ``seat`` (or the first empty one); the match starts when its last seat is filled."""
-    match = lock_match(match_id)
+    loaded = lock_loaded(match_id)  # match, seats and their players in one statement
+    match, seats = loaded.match, loaded.seats
     if match.status != Match.Status.OPEN:
         raise MatchNotOpen()
-    seats = list(match.seats.order_by("index"))
     if any(s.player_id == player.pk for s in seats):
         raise AlreadySeated()
     if seat is None:
@@ -150,7 +150,7 @@ def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Matc
     target.accepted = True
     target.decline_reason = ""
     target.save(update_fields=["player", "accepted", "decline_reason"])
-    _start_when_ready(match)
+    _start_when_ready(match, seats)
     return match
 
 
@@ -218,16 +218,25 @@ def match_abort(*, match_id: int, by: Player) -> Match:
     return match
 
 
-def _start_when_ready(match: Match) -> None:
-    if all(seat.is_ready for seat in match.seats.all()):
+def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
+    """Start the match once every seat is filled and accepted; ``seats``, when the caller holds them
+    (with their players), save reading them again."""
+    if seats is None:
+        seats = list(match.seats.select_related("player").order_by("index"))
+    if all(seat.is_ready for seat in seats):
         match.status = Match.Status.IN_PROGRESS
         match.started_at = timezone.now()
-        match.save(update_fields=["status", "started_at"])
-        deal_game(match, number=0)
+        # The status is saved with the first turn's fields, in the same UPDATE.
+        deal_game(match, number=0, seats=seats, also_save=("status", "started_at"))
 
 
-def deal_game(match: Match, *, number: int) -> Game:
-    """A new game from a seed drawn from the OS's secure source; it stays secret until the game ends."""
+def deal_game(
+    match: Match, *, number: int, seats: list[Seat] | None = None, also_save: tuple[str, ...] = ()
+) -> Game:
+    """A new game from a seed drawn from the OS's secure source; it stays secret until the game ends.
+
+    ``also_save`` names fields of ``match`` the caller changed, saved with the turn's.
+    """
     seed = secrets.token_hex(16)
     rules = match_rules(match)
     dealer = number % rules.players
@@ -237,5 +246,5 @@ def deal_game(match: Match, *, number: int) -> Game:
         match=match, number=number, seed=seed, decks=decks, dealer=dealer, first_ply=match.ply
     )
     cache_state(game, match.ply, state)
-    set_turn(match, state)
+    set_turn(match, state, seats, also_save=also_save)
     return game

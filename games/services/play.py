@@ -211,7 +211,7 @@ def _act(
     match.ply, match.turn_seat, match.turn_deadline = ply + 1, turn_seat, turn_deadline
     cache_state(game, match.ply, after)
     if after.is_terminal():
-        _finish_game(match, game, after)
+        _finish_game(match, game, after, seats)
     else:
         turn_started(match, seats)
     # A finished game may have been followed by a new one at the next ply: leave that to the reader.
@@ -261,7 +261,7 @@ def _ply_take(
 # -- finishing ------------------------------------------------------------------------------------------
 
 
-def _finish_game(match: Match, game: Game, state: State) -> None:
+def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> None:
     result = state.result()
     assert result is not None
     game.status = Game.Status.FINISHED
@@ -276,7 +276,7 @@ def _finish_game(match: Match, game: Game, state: State) -> None:
     else:  # single is best of 1
         over = max(won) > target // 2 or games_played >= target
     if not over:
-        deal_game(match, number=game.number + 1)
+        deal_game(match, number=game.number + 1, seats=seats)
         return
     best = max(won)
     winners = [side for side, count in enumerate(won) if count == best]

@@ -8,6 +8,7 @@ rather than in settings; the counters live in the cache, cleared around each tes
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from games.models import Match, Player
 from games.services import token_create
 from tests.factories import PlayerFactory
-from tute_site.api import WindowCounterThrottle
+from tute_site.api import WindowCounterThrottle, window_count
 
 pytestmark = pytest.mark.django_db
 
@@ -228,3 +229,49 @@ def test_the_counter_costs_the_same_at_any_rate(rates: dict[str, str]) -> None:
     stored = [key for key in cache._cache if "10.0.0.77" in key]  # type: ignore[attr-defined]
     assert len(stored) == 1
     assert cache.get(stored[0].split(":", 2)[-1]) == 50
+
+
+def test_a_window_counter_on_redis_counts_in_one_round_trip_and_expires(redis_url: str) -> None:
+    # given: Django's Redis cache on the test's Redis server, with a key of this test's own
+    from django.core.cache.backends.redis import RedisCache
+
+    redis_cache = RedisCache(redis_url, {"KEY_PREFIX": f"test-window-{uuid.uuid4().hex}"})
+    key = "throttle_user_7:123"
+
+    # when: three requests are counted
+    counts = [window_count(redis_cache, key, 61) for _ in range(3)]
+
+    # then: the counts follow on, the cache reads the same number, and the window's key expires
+    assert counts == [1, 2, 3]
+    assert redis_cache.get(key) == 3
+    full_key = redis_cache.make_and_validate_key(key)
+    client = redis_cache._cache.get_client(full_key)  # type: ignore[attr-defined]
+    assert 0 < client.ttl(full_key) <= 61
+    redis_cache.delete(key)
+
+
+def test_a_window_counter_in_the_local_cache_starts_at_one_and_counts_on() -> None:
+    key = f"throttle_address_{uuid.uuid4().hex}:1"
+    assert [window_count(cache, key, 61) for _ in range(3)] == [1, 2, 3]
+    assert cache.get(key) == 3
+
+
+@pytest.mark.parametrize(
+    "accept", ["", "*/*", "application/json", "application/json; indent=2", "text/*, */*"]
+)
+def test_a_request_that_accepts_json_gets_json(anon_client: APIClient, accept: str) -> None:
+    response = anon_client.get("/api/v1/matches/", HTTP_ACCEPT=accept)
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/json")
+
+
+def test_a_request_that_accepts_no_json_gets_406_in_the_error_shape(anon_client: APIClient) -> None:
+    response = anon_client.get("/api/v1/matches/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 406
+    assert set(response.json()) == {"code", "message", "detail"}
+
+
+def test_a_format_override_for_another_renderer_gets_404(anon_client: APIClient) -> None:
+    # DRF's answer to ?format= naming no renderer of the view; ?format=json is served as usual
+    assert anon_client.get("/api/v1/matches/", {"format": "json"}).status_code == 200
+    assert anon_client.get("/api/v1/matches/", {"format": "api"}).status_code == 404
