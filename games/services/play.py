@@ -268,7 +268,8 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> N
     game.result = result.to_dict()
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "result", "finished_at"])
-    won = _games_won(match)
+    # The first game's result is the only one so far: no need to read it back.
+    won = _games_won(match, [game.result] if game.number == 0 else None)
     games_played = game.number + 1
     target = match.format_target
     if match.format == Match.Format.FIRST_TO:
@@ -281,21 +282,29 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> N
     best = max(won)
     winners = [side for side, count in enumerate(won) if count == best]
     _finish_match(
-        match, result={"games_won": won, "winners": winners, "games": games_played}, reason="completed"
+        match,
+        result={"games_won": won, "winners": winners, "games": games_played},
+        reason="completed",
+        seats=seats,
     )
 
 
-def _games_won(match: Match) -> list[int]:
-    """Games won per side so far; a shared Pocha win counts for every side that shares it."""
+def _games_won(match: Match, results: list[dict[str, Any]] | None = None) -> list[int]:
+    """Games won per side so far (``results``: the finished games' results, when the caller has them);
+    a shared Pocha win counts for every side that shares it."""
+    if results is None:
+        finished = Game.objects.filter(match=match, status=Game.Status.FINISHED)
+        results = [r for r in finished.values_list("result", flat=True) if r is not None]
     won = [0] * sides(match)
-    for played in match.games.filter(status=Game.Status.FINISHED).only("result"):
-        assert played.result is not None
-        for side in played.result["winners"]:
+    for result in results:
+        for side in result["winners"]:
             won[side] += 1
     return won
 
 
-def _finish_match(match: Match, *, result: dict[str, Any], reason: str) -> None:
+def _finish_match(
+    match: Match, *, result: dict[str, Any], reason: str, seats: list[Seat] | None = None
+) -> None:
     match.status = Match.Status.FINISHED
     match.result = result
     match.finish_reason = reason
@@ -305,7 +314,7 @@ def _finish_match(match: Match, *, result: dict[str, Any], reason: str) -> None:
     match.save(
         update_fields=["status", "result", "finish_reason", "finished_at", "turn_seat", "turn_deadline"]
     )
-    publish_match_event(match)
+    publish_match_event(match, seats)
     transaction.on_commit(lambda: match_finished.send(sender=Match, match=match))
 
 
