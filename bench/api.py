@@ -2,7 +2,7 @@
 
 Run by hand from the project root (PostgreSQL must be up; nothing else is needed)::
 
-    python bench/api.py [--seconds S] [--concurrency C] [--workers W] [--worker-class sync|gthread]
+    python bench/api.py [--seconds S] [--rounds R] [--concurrency C] [--workers W] [--worker-class sync|gthread]
 
 What it does, in order:
 
@@ -27,7 +27,10 @@ What it does, in order:
    starts at the next slot of a fixed schedule of 0.7 x peak moves a second (an open-loop pace that
    does not slow down when the server does); prints the action POST's p99 there.
 
-Each phase runs ``--seconds`` seconds after a short warm-up that is not counted. Any answer other than
+Peak and baseline alternate in ``--rounds`` rounds (3) of ``--seconds / --rounds`` seconds each, so
+that both see the same spells of a shared machine's drifting pace; each phase totals ``--seconds``
+seconds (15) measured, after a warm-up that is not counted (3 s, then 1 s a round). The 70 % phase
+runs once, for ``--seconds``. Any answer other than
 200 (201 for a match created) is an error, counted and printed. Every seat (and every baseline thread)
 keeps one HTTP/1.1 connection (``http.client``), reconnecting when the server closes it. After each
 phase the bench prints the CPU that gunicorn, the PostgreSQL backends of ``tute_bench`` and the bench
@@ -72,6 +75,8 @@ TARGET_P99_MS = 50.0
 LOAD_FRACTION = 0.7
 
 WARMUP_SECONDS = 3.0
+#: Warm-up of each later round: the server and its caches are warm by then.
+ROUND_WARMUP_SECONDS = 1.0
 #: A match whose requests keep failing is given up after this many errors in a row.
 MAX_ERRORS_IN_A_ROW = 5
 
@@ -524,6 +529,10 @@ class CpuUse:
 
     parts: dict[str, float] = field(default_factory=dict)
 
+    def add(self, other: CpuUse) -> None:
+        for name, seconds in other.parts.items():
+            self.parts[name] = self.parts.get(name, 0.0) + seconds
+
     def per(self, count: int) -> str:
         if not count:
             return "n/a"
@@ -589,8 +598,9 @@ def play_phase(
     rate: float | None,
     seed: int,
     meter: CpuMeter,
+    warmup: float = WARMUP_SECONDS,
 ) -> tuple[Stats, CpuUse]:
-    start = time.perf_counter() + WARMUP_SECONDS
+    start = time.perf_counter() + warmup
     window = Window(start=start, end=start + seconds)
     pacer = Pacer(rate, time.perf_counter()) if rate is not None else None
     players = [MatchPlayer(port, pair, window, seed + i, pacer) for i, pair in enumerate(pairs)]
@@ -598,12 +608,38 @@ def play_phase(
     return merged([p.stats for p in players]), use
 
 
-def plain_phase(port: int, concurrency: int, seconds: float, meter: CpuMeter) -> tuple[Stats, CpuUse]:
-    start = time.perf_counter() + WARMUP_SECONDS
+def plain_phase(
+    port: int, concurrency: int, seconds: float, meter: CpuMeter, warmup: float = WARMUP_SECONDS
+) -> tuple[Stats, CpuUse]:
+    start = time.perf_counter() + warmup
     window = Window(start=start, end=start + seconds)
     callers = [PlainCaller(port, window) for _ in range(concurrency)]
     use = run_threads([c.run for c in callers], window, meter)
     return merged([c.stats for c in callers]), use
+
+
+def alternate_rounds(
+    port: int, pairs: list[tuple[Account, Account]], args: argparse.Namespace, meter: CpuMeter
+) -> tuple[Stats, CpuUse, Stats, CpuUse, list[float]]:
+    """Peak and baseline, alternating ``args.rounds`` times, each totalling ``args.seconds`` measured.
+
+    The machine's pace drifts by tens of percent within a minute on a shared VM; alternating lets both
+    phases see the same spells, so the ratio compares like with like.
+    """
+    seconds = args.seconds / args.rounds
+    peak, peak_cpu, plain, plain_cpu = Stats(), CpuUse(), Stats(), CpuUse()
+    ratios = []
+    for number in range(args.rounds):
+        warmup = WARMUP_SECONDS if number == 0 else ROUND_WARMUP_SECONDS
+        moves, moves_cpu = play_phase(port, pairs, seconds, None, args.seed + 100 * number, meter, warmup)
+        baseline, baseline_cpu = plain_phase(port, args.concurrency, seconds, meter, warmup)
+        for total, part in ((peak, moves), (plain, baseline)):
+            total.merge(part)
+        peak_cpu.add(moves_cpu)
+        plain_cpu.add(baseline_cpu)
+        if baseline.view_latencies:
+            ratios.append(len(moves.action_latencies) / len(baseline.view_latencies))
+    return peak, peak_cpu, plain, plain_cpu, ratios
 
 
 def cpu_ratio(moves: Stats, moves_cpu: CpuUse, plain: Stats, plain_cpu: CpuUse) -> str:
@@ -633,6 +669,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--seconds", type=float, default=15.0, help="measured seconds of each phase (15)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=3,
+        help="peak and baseline alternate in R rounds of S/R seconds each (3)",
+    )
     parser.add_argument("--concurrency", type=int, default=8, help="client threads at peak, C (8)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, W (2)")
     parser.add_argument(
@@ -679,8 +721,8 @@ def load_average() -> str:
 
 
 def bench(args: argparse.Namespace) -> int:
-    if args.concurrency < 1 or args.workers < 1 or args.seconds <= 0:
-        raise SystemExit("--concurrency, --workers and --seconds must be positive")
+    if args.concurrency < 1 or args.workers < 1 or args.seconds <= 0 or args.rounds < 1:
+        raise SystemExit("--concurrency, --workers, --seconds and --rounds must be positive")
     with tempfile.TemporaryDirectory(prefix="tute-bench-") as data_dir:
         return run_bench(args, data_dir)
 
@@ -707,7 +749,13 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         f"# gunicorn {args.worker_class}, {args.workers} workers"
         + (f" x {threads} threads" if args.worker_class == "gthread" else "")
         + f"; PostgreSQL database {BENCH_DB}; throttle cache {args.cache_url or 'locmem'}; "
-        f"{args.concurrency} client threads; {args.seconds:g} s a phase after {WARMUP_SECONDS:g} s of warm-up"
+        f"{args.concurrency} client threads; {args.seconds:g} s a phase"
+        + (
+            f" in {args.rounds} alternating rounds of peak and baseline"
+            f" (warm-up {WARMUP_SECONDS:g} s, then {ROUND_WARMUP_SECONDS:g} s a round)"
+            if args.rounds > 1
+            else f" after {WARMUP_SECONDS:g} s of warm-up"
+        )
     )
 
     server = Server(workers=args.workers, worker_class=args.worker_class, threads=threads, env=env)
@@ -716,7 +764,9 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         print(f"# setup took {time.perf_counter() - began:.1f} s", flush=True)
 
         meter = CpuMeter(server.proc.pid)
-        peak, peak_cpu = play_phase(server.port, peak_pairs, args.seconds, None, args.seed, meter)
+        peak, peak_cpu, plain, plain_cpu, round_ratios = alternate_rounds(
+            server.port, peak_pairs, args, meter
+        )
         moves = len(peak.action_latencies) / args.seconds
         print(f"moves/s: {moves:.0f}")
         print(f"action p50: {ms(percentile(peak.action_latencies, 0.5))} ms")
@@ -734,7 +784,6 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             f"# CPU a move (its view GETs, action POST and share of match creation): {peak_cpu.per(len(peak.action_latencies))}"
         )
 
-        plain, plain_cpu = plain_phase(server.port, args.concurrency, args.seconds, meter)
         plain_rate = len(plain.view_latencies) / args.seconds
         ratio = moves / plain_rate if plain_rate else float("nan")
         print(f"plain view requests/s: {plain_rate:.0f}")
@@ -743,6 +792,8 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             f"p99 {ms(percentile(plain.view_latencies, 0.99))} ms; errors {error_count(plain)}"
         )
         print(f"ratio moves/plain: {ratio:.3f}", flush=True)
+        if len(round_ratios) > 1:
+            print("# ratio in each round: " + ", ".join(f"{r:.3f}" for r in round_ratios))
         report_errors("plain", plain)
         print(f"# CPU a plain view request: {plain_cpu.per(len(plain.view_latencies))}")
         print(
