@@ -5,11 +5,21 @@ CELERY_TASK_ACKS_LATE, ...). Tasks are found in each installed app's tasks.py.
 """
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
 
 app = Celery("tute_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_process_init.connect
+def _freeze_startup_objects(**kwargs: Any) -> None:
+    """Each pool process: start-up's objects out of the garbage collector's way (tute_site.startup)."""
+    from tute_site.startup import freeze_startup_objects
+
+    freeze_startup_objects(load_urls=False)
