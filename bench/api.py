@@ -533,6 +533,10 @@ class CpuUse:
         for name, seconds in other.parts.items():
             self.parts[name] = self.parts.get(name, 0.0) + seconds
 
+    def busy(self, seconds: float) -> str:
+        """How many CPUs gunicorn, PostgreSQL and the client kept busy on average."""
+        return f"{sum(self.parts.values()) / seconds:.2f}"
+
     def per(self, count: int) -> str:
         if not count:
             return "n/a"
@@ -776,7 +780,8 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             f"p99 {ms(percentile(peak.view_latencies, 0.99))} ms, "
             f"{len(peak.view_latencies) / max(1, len(peak.action_latencies)):.2f} a move; "
             f"requests/s {peak.requests / args.seconds:.0f}; matches created {peak.matches_created}, "
-            f"finished {peak.matches_finished}; errors {error_count(peak)}",
+            f"finished {peak.matches_finished}; errors {error_count(peak)}; "
+            f"CPUs busy {peak_cpu.busy(args.seconds)} of {os.cpu_count()}",
             flush=True,
         )
         report_errors("peak", peak)
@@ -806,7 +811,9 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
                 f"no move succeeded at peak: nothing to pace the 70% phase by\n{server.log_tail()}"
             )
         rate = LOAD_FRACTION * moves
-        loaded, _ = play_phase(server.port, loaded_pairs, args.seconds, rate, args.seed + 10_000, meter)
+        loaded, loaded_cpu = play_phase(
+            server.port, loaded_pairs, args.seconds, rate, args.seed + 10_000, meter
+        )
         loaded_p99 = percentile(loaded.action_latencies, 0.99)
         loaded_errors = error_count(loaded)
         print(
@@ -817,7 +824,8 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             f"action p50 {ms(percentile(loaded.action_latencies, 0.5))} ms, "
             f"view GET p99 {ms(percentile(loaded.view_latencies, 0.99))} ms, "
             f"start lag behind the schedule p99 {ms(percentile(loaded.lags, 0.99))} ms "
-            f"({len(pairs) - args.concurrency} client threads)"
+            f"({len(pairs) - args.concurrency} client threads); "
+            f"CPUs busy {loaded_cpu.busy(args.seconds)} of {os.cpu_count()}"
         )
         report_errors("70% of peak", loaded)
     finally:

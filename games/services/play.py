@@ -48,8 +48,8 @@ TIMEOUT_BOT = "rule"
 class Applied:
     """What an action did: the match after it and the ply the action took.
 
-    ``seats`` and ``game`` (the game the action was played in) let the caller answer without reading
-    them again.
+    ``seats`` and ``game`` (the match's game after the action: the one it was played in, or the next
+    one dealt when it ended that game) let the caller answer without reading them again.
     """
 
     match: Match
@@ -210,12 +210,12 @@ def _act(
         raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
     match.ply, match.turn_seat, match.turn_deadline = ply + 1, turn_seat, turn_deadline
     cache_state(game, match.ply, after)
+    current = game
     if after.is_terminal():
-        _finish_game(match, game, after, seats)
+        current = _finish_game(match, game, after, seats)
     else:
         turn_started(match, seats)
-    # A finished game may have been followed by a new one at the next ply: leave that to the reader.
-    return Applied(match=match, ply=ply, seats=seats, game=None if after.is_terminal() else game)
+    return Applied(match=match, ply=ply, seats=seats, game=current)
 
 
 # The two writes of every action, by hand: they run on every move and the ORM's compilation of them
@@ -261,7 +261,8 @@ def _ply_take(
 # -- finishing ------------------------------------------------------------------------------------------
 
 
-def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> None:
+def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> Game:
+    """Store the game's result, then deal the next game or finish the match; the match's game now."""
     result = state.result()
     assert result is not None
     game.status = Game.Status.FINISHED
@@ -277,8 +278,7 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> N
     else:  # single is best of 1
         over = max(won) > target // 2 or games_played >= target
     if not over:
-        deal_game(match, number=game.number + 1, seats=seats)
-        return
+        return deal_game(match, number=game.number + 1, seats=seats)
     best = max(won)
     winners = [side for side, count in enumerate(won) if count == best]
     _finish_match(
@@ -287,6 +287,7 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> N
         reason="completed",
         seats=seats,
     )
+    return game
 
 
 def _games_won(match: Match, results: list[dict[str, Any]] | None = None) -> list[int]:
