@@ -18,8 +18,9 @@ What it does, in order:
    ``legal`` and ``ply``, then ``POST /api/v1/matches/{id}/actions/`` ``{"action", "ply"}`` plays a
    random legal code. The POST answers with the caller's new view, which holds ``legal`` when the same
    seat is to act again (it won the trick, or may sing or swap): the client then plays from that answer
-   without a GET, as a bot does (about 3 moves in 10 of a Tute 2 game); a finished match is followed by a new one (``POST /api/v1/matches/`` by the first
-   player with seat 1 empty, then ``POST .../join/`` by the second, which starts it). Prints moves/s
+   without a GET, as a bot does (about 3 moves in 10 of a Tute 2 game). A finished match is followed
+   by a new one (``POST /api/v1/matches/`` by the first player with seat 1 empty, then
+   ``POST .../join/`` by the second, which starts it). Prints moves/s
    (successful action POSTs a second) and the action POST's p50 and p99 latency.
 4. **Baseline**: C client threads calling ``GET /bench/plain/`` (a plain Django JsonResponse view that
    does one one-row ORM query) on the same server; prints its requests/s and the ratio moves/s ÷ that.

@@ -7,6 +7,7 @@ server's own engine state (``game_state``), so these tests check the services' b
 from __future__ import annotations
 
 import itertools
+import random
 import re
 import secrets
 from collections.abc import Callable, Iterator
@@ -15,8 +16,9 @@ from unittest import mock
 
 import pytest
 from celery.app.task import Task
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 
 from games.engine import CODE_OF, IllegalAction, Rules, State, parse_card
 from games.errors import (
@@ -264,6 +266,23 @@ def test_join_takes_the_first_empty_seat(make_player: Callable[..., Player]) -> 
     # then: seat 1 is theirs; the match still waits for seat 2
     assert Seat.objects.get(match=match, index=1).player == joiner
     assert match.status == Match.Status.OPEN
+
+
+def test_the_last_join_reads_the_seats_with_the_match_and_saves_the_start_once(
+    make_player: Callable[..., Player],
+) -> None:
+    creator, joiner = make_player(), make_player()
+    match = match_create(
+        created_by=creator, game="tute2", seats=[SeatSpec(player=creator.handle), SeatSpec()]
+    )
+
+    with CaptureQueriesContext(connection) as queries:
+        match = seat_join(match_id=match.pk, player=joiner)
+
+    statements = [q["sql"] for q in queries.captured_queries]
+    assert match.status == Match.Status.IN_PROGRESS
+    assert not [sql for sql in statements if 'FROM "games_seat"' in sql]  # read with the match
+    assert len([sql for sql in statements if sql.startswith('UPDATE "games_match"')]) == 1
 
 
 def test_join_takes_the_seat_asked_for(make_player: Callable[..., Player]) -> None:
@@ -652,6 +671,33 @@ def test_the_dealer_rotates_and_each_game_starts_where_the_last_ended(
         plies = list(Action.objects.filter(game=game).order_by("ply").values_list("ply", flat=True))
         assert plies == list(range(game.first_ply, following.first_ply))
     assert match.ply == Action.objects.filter(match=match).count()
+
+
+def test_ending_a_game_reads_as_much_whatever_the_games_before_it(
+    started_match: Callable[..., Match], turn: Callable[[int], Any]
+) -> None:
+    # given: a Pocha for 3, first to 3 wins with two-hand games (so several games are played)
+    match = started_match(
+        "pocha", players=3, options={"pocha_sequence": [1, 1]}, format=Match.Format.FIRST_TO, games=3
+    )
+    rng = random.Random(5)
+
+    # when: it is played to the end, counting the statements of each move that ends a game and deals
+    # the next one
+    game_ends: list[int] = []
+    while (now := turn(match.pk)) is not None:
+        assert now.player is not None
+        with CaptureQueriesContext(connection) as queries:
+            applied = action_submit(
+                match_id=match.pk, player=now.player, code=rng.choice(now.legal), ply=now.match.ply
+            )
+        assert applied.game is not None
+        if applied.game.number != now.game.number:
+            game_ends.append(len(queries.captured_queries))
+
+    # then: the games already finished cost no statement each (the results are read in one)
+    assert len(game_ends) >= 2
+    assert len(set(game_ends[1:])) == 1
 
 
 def test_tute4_results_are_per_pair(

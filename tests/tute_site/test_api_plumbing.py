@@ -231,7 +231,7 @@ def test_the_counter_costs_the_same_at_any_rate(rates: dict[str, str]) -> None:
     assert cache.get(stored[0].split(":", 2)[-1]) == 50
 
 
-def test_a_window_counter_on_redis_counts_in_one_round_trip_and_expires(redis_url: str) -> None:
+def test_a_window_counter_on_redis_counts_on_and_expires_with_its_window(redis_url: str) -> None:
     # given: Django's Redis cache on the test's Redis server, with a key of this test's own
     from django.core.cache.backends.redis import RedisCache
 
