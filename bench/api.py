@@ -11,8 +11,8 @@ What it does, in order:
    into it with ``bench.bench_settings`` (production settings, DEBUG off, throttle limits out of reach,
    plus the baseline view of ``bench/bench_urls.py``), and makes 6 x C players with one API token each
    through ``games.services`` (``player_for_user``, ``token_create``) in a child process.
-2. Starts gunicorn on a free loopback port with W workers against that database, and waits for
-   ``/health/``.
+2. Starts gunicorn on a free loopback port with W workers against that database, the application
+   loaded before the fork (``--preload``, as docs/DEPLOY.md runs it), and waits for ``/health/``.
 3. **Peak**: C client threads, each playing one Tute 2 match at a time with both of its seats (two
    players, two tokens): ``GET /api/v1/matches/{id}/view/`` with the token of the seat to act gives
    ``legal`` and ``ply``, then ``POST /api/v1/matches/{id}/actions/`` ``{"action", "ply"}`` plays a
@@ -31,13 +31,14 @@ What it does, in order:
 Peak and baseline alternate in ``--rounds`` rounds (3) of ``--seconds / --rounds`` seconds each, so
 that both see the same spells of a shared machine's drifting pace; each phase totals ``--seconds``
 seconds (15) measured, after a warm-up that is not counted (3 s, then 1 s a round). The 70 % phase
-runs once, for ``--seconds``. Any answer other than
-200 (201 for a match created) is an error, counted and printed. Every seat (and every baseline thread)
-keeps one HTTP/1.1 connection (``http.client``), reconnecting when the server closes it. After each
-phase the bench prints the CPU that gunicorn, the PostgreSQL backends of ``tute_bench`` and the bench
-itself used a move (or a plain request), read from /proc: unlike the rates, these hold on a machine that
-other work shares. gunicorn is stopped at the end, also on errors, Ctrl-C and SIGTERM. The load
-generator runs on the same machine as gunicorn and PostgreSQL and takes its share of the CPU.
+runs once, for ``--seconds``. A phase's client threads start 25 ms apart, as real clients arrive
+spread out rather than in one millisecond. Any answer other than 200 (201 for a match created) is an
+error, counted and printed. Every seat (and every baseline thread) keeps one HTTP/1.1 connection
+(``http.client``), reconnecting when the server closes it. After each phase the bench prints the CPU
+that gunicorn, the PostgreSQL backends of ``tute_bench`` and the bench itself used a move (or a plain
+request), read from /proc: unlike the rates, these hold on a machine that other work shares. gunicorn
+is stopped at the end, also on errors, Ctrl-C and SIGTERM. The load generator runs on the same machine
+as gunicorn and PostgreSQL and takes its share of the CPU.
 docs/PERFORMANCE.md records the figures and the targets.
 """
 
@@ -78,6 +79,8 @@ LOAD_FRACTION = 0.7
 WARMUP_SECONDS = 3.0
 #: Warm-up of each later round: the server and its caches are warm by then.
 ROUND_WARMUP_SECONDS = 1.0
+#: Seconds between the starts of a phase's client threads (well inside the warm-up).
+CLIENT_START_STAGGER = 0.025
 #: A match whose requests keep failing is given up after this many errors in a row.
 MAX_ERRORS_IN_A_ROW = 5
 
@@ -195,6 +198,10 @@ class Server:
             "30",
             "--backlog",
             "2048",
+            # The application is loaded before the fork, as docs/DEPLOY.md runs it: every worker is
+            # ready when /health/ first answers. Without it a worker still importing Django missed the
+            # first clients' connections, which then stayed with the other worker for the whole phase.
+            "--preload",
             "--graceful-timeout",
             "5",
             "--log-level",
@@ -558,6 +565,9 @@ def run_threads(runners: list[Callable[[], None]], window: Window, meter: CpuMet
     threads = [threading.Thread(target=guard, args=(run,), daemon=True) for run in runners]
     for thread in threads:
         thread.start()
+        # Clients that open their connections in the same millisecond race gunicorn's workers to
+        # accept them, and one worker may take nearly all; real clients arrive spread out.
+        time.sleep(CLIENT_START_STAGGER)
     use = CpuUse()
     if meter is not None:
         time.sleep(max(0.0, window.start - time.perf_counter()))

@@ -8,7 +8,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
@@ -27,6 +27,8 @@ _USER_ROW = RowReader(User, ["id", "username", "is_active", "is_staff", "is_supe
 _PLAYER_ROW = RowReader(
     Player, ["id", "user_id", "handle", "display_name", "is_bot", "owner_id", "auto_accept"]
 )
+_TOKEN_USER = ApiToken._meta.get_field("user")
+_PLAYER_USER = Player._meta.get_field("user")
 _TOKEN_SQL: list[str] = []
 
 
@@ -70,12 +72,14 @@ def token_owner(token: str) -> tuple[User, ApiToken] | None:
             cache.set(_cache_key(digest), tuple(row), seconds)
     a = _TOKEN_ROW.width
     b = a + _USER_ROW.width
-    api_token, user = _TOKEN_ROW.read(row[:a]), _USER_ROW.read(row[a:b])
+    db = connections[DEFAULT_DB_ALIAS]  # resolved once, not on every attribute of the proxy
+    api_token, user = _TOKEN_ROW.read(row[:a], db), _USER_ROW.read(row[a:b], db)
     assert api_token is not None and user is not None
-    api_token.user = user
-    player = _PLAYER_ROW.read(row[b:])
-    if player is not None:
-        player.user = user  # also fills user.player
+    _TOKEN_USER.set_cached_value(api_token, user)
+    player = _PLAYER_ROW.read(row[b:], db)
+    if player is not None:  # as select_related fills a one-to-one: both ways
+        _PLAYER_USER.set_cached_value(player, user)
+        _PLAYER_USER.remote_field.set_cached_value(user, player)
     return user, api_token
 
 

@@ -101,6 +101,8 @@ _SEAT_ROW = RowReader(
 )
 _PLAYER_ROW = RowReader(Player, ["id", "handle", "display_name", "is_bot"])
 _GAME_ROW = RowReader(Game, ["id", "match_id", "number", "seed", "dealer", "first_ply", "status"])
+_SEAT_PLAYER = Seat._meta.get_field("player")
+_SEAT_MATCH = Seat._meta.get_field("match")
 _SELECT_SQL: dict[tuple[str, bool], str] = {}
 
 
@@ -139,22 +141,24 @@ def match_loaded(*, match_id: int, lock: bool = False) -> LoadedMatch | None:
     with connection.cursor() as cursor:
         cursor.execute(_select_sql(lock), [match_id])
         rows = cursor.fetchall()
+        db = cursor.db
     if not rows:
         return None
     a = _MATCH_ROW.width
     b = a + _SEAT_ROW.width
     c = b + _PLAYER_ROW.width
-    match = _MATCH_ROW.read(rows[0][:a])
+    match = _MATCH_ROW.read(rows[0][:a], db)
     assert match is not None
     seats: list[Seat] = []
     for row in rows:
-        seat = _SEAT_ROW.read(row[a:b])
+        seat = _SEAT_ROW.read(row[a:b], db)
         if seat is None:
             continue
-        seat.player = _PLAYER_ROW.read(row[b:c])
-        seat.match = match
+        # As select_related fills them: straight into the relation caches, no setter's checks.
+        _SEAT_PLAYER.set_cached_value(seat, _PLAYER_ROW.read(row[b:c], db))
+        _SEAT_MATCH.set_cached_value(seat, match)
         seats.append(seat)
-    game = _GAME_ROW.read(rows[0][c:])
+    game = _GAME_ROW.read(rows[0][c:], db)
     return LoadedMatch(match=match, seats=seats, game=game)
 
 

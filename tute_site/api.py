@@ -1,4 +1,4 @@
-"""API plumbing shared by every app: body limit, pagination, throttles, content negotiation."""
+"""API plumbing shared by every app: body limit, pagination, throttles, content negotiation, rendering."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import math
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from django.conf import settings
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
@@ -14,9 +15,13 @@ from rest_framework import exceptions, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
+from rest_framework.renderers import JSONRenderer
 from rest_framework.throttling import SimpleRateThrottle
+from rest_framework.utils.encoders import JSONEncoder
 
 if TYPE_CHECKING:  # rest_framework.views imports the settings that name this module: no cycle at runtime
+    from collections.abc import Mapping
+
     from rest_framework.renderers import BaseRenderer
     from rest_framework.request import Request
     from rest_framework.views import APIView
@@ -139,3 +144,39 @@ class PerAddressThrottle(WindowCounterThrottle):
 
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class OrjsonRenderer(JSONRenderer):
+    """DRF's JSON renderer, encoding with orjson: the same bytes, in a fraction of the time.
+
+    Every API answer is rendered, the action's and the view's included, and ``json.dumps`` with DRF's
+    encoder class was a few percent of a move's CPU. Dates and times still go through DRF's encoder
+    (its ``Z`` for UTC), as does anything orjson cannot encode; a request for indented JSON
+    (``Accept: application/json; indent=4``) gets DRF's own rendering.
+    """
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if data is None:
+            return b""
+        if (accepted_media_type and "indent" in accepted_media_type) or (
+            renderer_context and renderer_context.get("indent") is not None
+        ):
+            return super().render(data, accepted_media_type, renderer_context)
+        try:
+            out = orjson.dumps(data, default=_DRF_ENCODER.default, option=_ORJSON_OPTIONS)
+        except orjson.JSONEncodeError:
+            return super().render(data, accepted_media_type, renderer_context)  # DRF's answer or error
+        if _LINE_SEPARATOR in out or _PARAGRAPH_SEPARATOR in out:  # escaped, as DRF does, for JavaScript
+            out = out.replace(_LINE_SEPARATOR, b"\\u2028").replace(_PARAGRAPH_SEPARATOR, b"\\u2029")
+        return out
+
+
+_DRF_ENCODER = JSONEncoder()
+_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+_LINE_SEPARATOR = "\u2028".encode()
+_PARAGRAPH_SEPARATOR = "\u2029".encode()

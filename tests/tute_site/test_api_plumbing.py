@@ -1,5 +1,5 @@
 """API plumbing: throttling per account and per address (429 + Retry-After), the body limit, pagination
-limits, the OpenAPI schema and its docs pages.
+limits, the OpenAPI schema and its docs pages, the JSON renderer.
 
 DRF reads throttle rates when the throttle classes are defined, so the tests patch the rates on the class
 rather than in settings; the counters live in the cache, cleared around each test.
@@ -10,19 +10,24 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, date, datetime, time, timedelta, timezone
+from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
+from django.utils.translation import gettext_lazy
+from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from games.models import Match, Player
 from games.services import token_create
 from tests.factories import PlayerFactory
-from tute_site.api import WindowCounterThrottle, window_count
+from tute_site.api import OrjsonRenderer, WindowCounterThrottle, window_count
 
 pytestmark = pytest.mark.django_db
 
@@ -275,3 +280,48 @@ def test_a_format_override_for_another_renderer_gets_404(anon_client: APIClient)
     # DRF's answer to ?format= naming no renderer of the view; ?format=json is served as usual
     assert anon_client.get("/api/v1/matches/", {"format": "json"}).status_code == 200
     assert anon_client.get("/api/v1/matches/", {"format": "api"}).status_code == 404
+
+
+# -- rendering ------------------------------------------------------------------------------------------
+
+RENDERED_DATA = [
+    {"match": 7, "status": "in_progress", "legal": ["play:4E", "sing:O"], "view": {"hand": ["1O", "12C"]}},
+    {"nested": [(1, 2), {"x": None, "y": True, "z": 1.5}], "empty": {}, "list": []},
+    {3: "int keys become strings", "ñandú": "accents, ∑ and 🂡 as UTF-8"},
+    {"separators": "\u2028 and \u2029 are escaped for JavaScript"},
+    {
+        "aware": datetime(2026, 12, 3, 7, 5, 53, 123456, tzinfo=UTC),
+        "naive": datetime(2026, 12, 3, 7, 5, 53),
+        "day": date(2026, 12, 3),
+        "time": time(7, 5, 53),
+        "offset": datetime(2026, 12, 3, 7, 5, tzinfo=timezone(timedelta(hours=1))),
+    },
+    {"decimal": Decimal("1.25"), "uuid": uuid.UUID(int=7), "lazy": gettext_lazy("Open"), "bytes": b"ab"},
+    {"big": 2**70, "list of big": [2**64]},
+    [1, "two", None],
+    "just a string",
+]
+
+
+@pytest.mark.parametrize("data", RENDERED_DATA)
+@pytest.mark.parametrize("accepted", ["application/json", "application/json; indent=4", None])
+def test_the_api_renderer_writes_the_same_bytes_as_drfs(data: Any, accepted: str | None) -> None:
+    assert OrjsonRenderer().render(data, accepted, {}) == JSONRenderer().render(data, accepted, {})
+
+
+def test_the_api_renderer_renders_no_data_as_an_empty_body() -> None:
+    assert OrjsonRenderer().render(None, "application/json", {}) == b""
+
+
+def test_what_neither_renderer_can_encode_fails_as_drfs_does() -> None:
+    with pytest.raises(TypeError):
+        JSONRenderer().render({"x": object()}, "application/json", {})
+    with pytest.raises(TypeError):
+        OrjsonRenderer().render({"x": object()}, "application/json", {})
+
+
+def test_api_answers_are_rendered_by_the_orjson_renderer(anon_client: APIClient) -> None:
+    response = anon_client.get("/api/v1/matches/")
+    assert response.status_code == 200
+    assert isinstance(response.accepted_renderer, OrjsonRenderer)
+    assert json.loads(response.content) == response.data
