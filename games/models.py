@@ -96,12 +96,14 @@ class Match(models.Model):
     result = models.JSONField(null=True, blank=True, help_text="Games won per side and the winning sides.")
     finish_reason = models.CharField(max_length=16, blank=True)
     # Clocks: a seat to act past its deadline gets the rule bot's move, recorded as a timeout; after
-    # max_timeouts of them it forfeits. The sweeper (celery beat) finds overdue turns by turn_deadline.
+    # max_timeouts of them it forfeits. The sweeper (celery beat) finds overdue turns among the matches
+    # in progress. turn_deadline has no index on purpose: every move sets it, and an indexed column
+    # would make each move's update add an entry to every index of the table (migration 0004).
     human_move_seconds = models.PositiveIntegerField(default=120)
     bot_move_seconds = models.PositiveIntegerField(default=15)
     max_timeouts = models.PositiveSmallIntegerField(default=3)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat to act now.")
-    turn_deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_deadline = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
