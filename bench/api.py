@@ -433,43 +433,50 @@ class MatchPlayer:
         client, token = self.clients[self.to_act], self.accounts[self.to_act].token
         view, self.known_view = self.known_view, None
         if view is None:
-            status, view, latency = client.call("GET", f"/api/v1/matches/{match_id}/view/", token=token)
-            now = time.perf_counter()
-            in_window = self.window.counts(now)
-            self.stats.requests += in_window
-            if status != 200:
-                self.failed("view", status, view)
+            path = f"/api/v1/matches/{match_id}/view/"
+            view = self.counted("view", self.stats.view_latencies, client, "GET", path, token)
+            if view is None:
                 return
-            if in_window:
-                self.stats.view_latencies.append(latency)
         if view["status"] != "in_progress":
             self.match_finished()
             return
         if not view["legal"]:  # the other seat is to act: ask with its token
             self.to_act = int(view["to_act"])
             return
-        code = self.rng.choice(view["legal"])
-        status, out, latency = client.call(
-            "POST",
-            f"/api/v1/matches/{match_id}/actions/",
-            token=token,
-            body={"action": code, "ply": view["ply"]},
-        )
-        now = time.perf_counter()
-        in_window = self.window.counts(now)
-        self.stats.requests += in_window
-        if status != 200:
-            self.failed("action", status, out)
+        body = {"action": self.rng.choice(view["legal"]), "ply": view["ply"]}
+        path = f"/api/v1/matches/{match_id}/actions/"
+        out = self.counted("action", self.stats.action_latencies, client, "POST", path, token, body)
+        if out is None:
             return
         self.errors_in_a_row = 0
-        if in_window:
-            self.stats.action_latencies.append(latency)
         if out["status"] != "in_progress":
             self.match_finished()
         elif out["to_act"] is not None:
             self.to_act = int(out["to_act"])
             if out["legal"]:  # the caller acts again: its answer is the view to play from
                 self.known_view = out
+
+    def counted(
+        self,
+        what: str,
+        latencies: list[float],
+        client: Client,
+        method: str,
+        path: str,
+        token: str,
+        body: Json = None,
+    ) -> Json:
+        """One request of a move: its answer when 200 (its latency kept when inside the window), else
+        None with the error counted."""
+        status, out, latency = client.call(method, path, token=token, body=body)
+        in_window = self.window.counts(time.perf_counter())
+        self.stats.requests += in_window
+        if status != 200:
+            self.failed(what, status, out)
+            return None
+        if in_window:
+            latencies.append(latency)
+        return out
 
     def match_finished(self) -> None:
         self.match_id = None

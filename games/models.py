@@ -98,7 +98,7 @@ class Match(models.Model):
     # Clocks: a seat to act past its deadline gets the rule bot's move, recorded as a timeout; after
     # max_timeouts of them it forfeits. The sweeper (celery beat) finds overdue turns among the matches
     # in progress. turn_deadline has no index on purpose: every move sets it, and an indexed column
-    # would make each move's update add an entry to every index of the table (migration 0004).
+    # would make each move's update add an entry to the table's indexes (migration 0004).
     human_move_seconds = models.PositiveIntegerField(default=120)
     bot_move_seconds = models.PositiveIntegerField(default=15)
     max_timeouts = models.PositiveSmallIntegerField(default=3)

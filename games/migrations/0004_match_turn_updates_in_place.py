@@ -2,7 +2,7 @@
 
 An update that changes no indexed column and finds room on the row's page is a heap-only (HOT) update:
 no new entry in any of the match table's indexes. ``turn_deadline`` was indexed, so each move added an
-entry to every index of the table (and left as many dead ones for vacuum). Without that index and with
+entry to the table's indexes (and left as many dead ones for vacuum). Without that index and with
 a fifth of each page kept free, moves update the row in place. The sweeper's overdue-turn query reads
 the in-progress matches through the status index instead."""
 
