@@ -23,6 +23,7 @@ from games.selectors import (
     match_view_for,
     matches_list,
     my_turns,
+    seats_loaded,
 )
 from games.services import (
     Clock,
@@ -43,6 +44,7 @@ from games.services import (
 )
 from games.streams import event_lines
 from tute_site.api import Pagination
+from tute_site.serializers import Serializer
 
 
 def caller(request: Request) -> Player | None:
@@ -77,13 +79,13 @@ def found(match_id: int) -> Match:
 # -- output shapes --------------------------------------------------------------------------------------
 
 
-class PlayerOutput(serializers.Serializer):
+class PlayerOutput(Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
 
 
-class SeatOutput(serializers.Serializer):
+class SeatOutput(Serializer):
     index = serializers.IntegerField()
     player = PlayerOutput(allow_null=True)
     house_bot = serializers.CharField(source="bot_level", allow_blank=True)
@@ -96,7 +98,7 @@ class SeatOutput(serializers.Serializer):
         return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
 
 
-class MatchOutput(serializers.Serializer):
+class MatchOutput(Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
     players = serializers.IntegerField(source="num_players")
@@ -138,23 +140,24 @@ ViewOutput = inline_serializer(
 
 
 def match_out(match: Match) -> dict[str, Any]:
-    return MatchOutput(found(match.pk)).data
+    """The match as a service left it, when it holds its seats; else as the database has it now."""
+    return MatchOutput(match if seats_loaded(match) else found(match.pk)).data
 
 
 # -- matches --------------------------------------------------------------------------------------------
 
 
 class MatchListCreateApi(APIView):
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(Serializer):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
         player = serializers.SlugField(required=False, help_text="A player's handle.")
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "MatchCreateInput"
 
-        class SeatInput(serializers.Serializer):
+        class SeatInput(Serializer):
             player = serializers.SlugField(required=False, allow_null=True, max_length=32)
             bot = serializers.CharField(required=False, allow_null=True, max_length=16)
 
@@ -215,7 +218,7 @@ class MatchDetailApi(APIView):
 class MatchJoinApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "MatchJoinInput"
 
@@ -264,7 +267,7 @@ class ChallengeAcceptApi(APIView):
 class ChallengeDeclineApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "ChallengeDeclineInput"
 
@@ -295,7 +298,7 @@ class MatchViewApi(APIView):
 class ActionSubmitApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "ActionInput"
 
@@ -310,7 +313,8 @@ class ActionSubmitApi(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        key = request.headers.get("Idempotency-Key") or None
+        # From META: request.headers would copy every header of the request for this one.
+        key = request.META.get("HTTP_IDEMPOTENCY_KEY") or None
         if key is not None and len(key) > 64:
             raise serializers.ValidationError({"Idempotency-Key": ["At most 64 characters."]})
         player = signed_in(request)
@@ -346,7 +350,7 @@ class MatchRecordApi(APIView):
 # -- bots and tokens ------------------------------------------------------------------------------------
 
 
-class BotOutput(serializers.Serializer):
+class BotOutput(Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
@@ -357,7 +361,7 @@ class BotOutput(serializers.Serializer):
 class BotListCreateApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "BotCreateInput"
 
@@ -387,7 +391,7 @@ class BotListCreateApi(APIView):
 class BotSettingsApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "BotSettingsInput"
 
@@ -434,7 +438,7 @@ class EventStreamApi(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes: list[type] = []  # one long request; the actions it leads to are throttled
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(Serializer):
         class Meta:
             ref_name = "EventStreamParams"
 

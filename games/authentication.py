@@ -13,7 +13,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 from django.utils import timezone
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
-from rest_framework import authentication, exceptions
+from rest_framework import HTTP_HEADER_ENCODING, authentication, exceptions
 from rest_framework.request import Request
 
 from games.models import ApiToken, Player
@@ -103,11 +103,18 @@ def tokens_of_user_forget(sender: type[User], instance: User, created: bool, **k
         transaction.on_commit(lambda: cache.delete_many(keys))
 
 
+def _authorization(request: Request) -> bytes:
+    """The Authorization header as bytes, read from ``META``: DRF's helper goes through
+    ``request.headers``, which copies every header of the request on first use, for one of them."""
+    value = request.META.get("HTTP_AUTHORIZATION", b"")
+    return value.encode(HTTP_HEADER_ENCODING) if isinstance(value, str) else value
+
+
 class TokenAuthentication(authentication.BaseAuthentication):
     keyword = "Token"
 
     def authenticate(self, request: Request) -> tuple[Any, ApiToken] | None:
-        header = authentication.get_authorization_header(request).split()
+        header = _authorization(request).split()
         if not header or header[0].lower() != self.keyword.lower().encode():
             return None
         if len(header) != 2:

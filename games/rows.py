@@ -63,7 +63,11 @@ class RowReader(Generic[M]):
         runs so that they still see every instance.
         """
         model = self.model
-        if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        # The lists first: empty in this project, they spare two lookups an instance in the signals'
+        # per-sender caches.
+        if (pre_init.receivers and pre_init.has_listeners(model)) or (
+            post_init.receivers and post_init.has_listeners(model)
+        ):
             return model.from_db(alias, self.attnames, values)
         instance = model.__new__(model)
         state = ModelState()

@@ -96,6 +96,16 @@ class LoadedMatch:
 
 
 _MATCH_ROW = RowReader(Match, [f.attname for f in Match._meta.concrete_fields])
+#: What playing reads of a match: not its timestamps (each costs a Python parse a row, and a row a seat),
+#: its result or finish reason, which a move only ever sets. They load on first use.
+_MATCH_PLAY_ROW = RowReader(
+    Match,
+    [
+        f.attname
+        for f in Match._meta.concrete_fields
+        if f.name not in {"created_at", "started_at", "finished_at", "result", "finish_reason"}
+    ],
+)
 _SEAT_ROW = RowReader(
     Seat, ["id", "match_id", "index", "player_id", "bot_level", "accepted", "decline_reason", "timeouts"]
 )
@@ -103,21 +113,21 @@ _PLAYER_ROW = RowReader(Player, ["id", "handle", "display_name", "is_bot"])
 _GAME_ROW = RowReader(Game, ["id", "match_id", "number", "seed", "dealer", "first_ply", "status"])
 _SEAT_PLAYER = Seat._meta.get_field("player")
 _SEAT_MATCH = Seat._meta.get_field("match")
-_SELECT_SQL: dict[tuple[str, bool], str] = {}
+_SELECT_SQL: dict[tuple[str, bool, bool], str] = {}
 
 
-def _select_sql(lock: bool) -> str:
-    key = (connection.vendor, lock)
+def _select_sql(lock: bool, full: bool) -> str:
+    key = (connection.vendor, lock, full)
     sql = _SELECT_SQL.get(key)
     if sql is None:
-        sql = _SELECT_SQL[key] = _build_select_sql(lock)
+        sql = _SELECT_SQL[key] = _build_select_sql(lock, _MATCH_ROW if full else _MATCH_PLAY_ROW)
     return sql
 
 
-def _build_select_sql(lock: bool) -> str:
+def _build_select_sql(lock: bool, match_row: RowReader[Match]) -> str:
     index = connection.ops.quote_name("index")
     sql = (
-        f"SELECT {_MATCH_ROW.columns('m')}, {_SEAT_ROW.columns('s')}, {_PLAYER_ROW.columns('p')}, "
+        f"SELECT {match_row.columns('m')}, {_SEAT_ROW.columns('s')}, {_PLAYER_ROW.columns('p')}, "
         f"{_GAME_ROW.columns('g')} "
         f"FROM {Match._meta.db_table} m "
         f"LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id "
@@ -131,23 +141,24 @@ def _build_select_sql(lock: bool) -> str:
     return sql
 
 
-def match_loaded(*, match_id: int, lock: bool = False) -> LoadedMatch | None:
+def match_loaded(*, match_id: int, lock: bool = False, full: bool = False) -> LoadedMatch | None:
     """The match, its seats and current game in one statement; ``lock`` takes the match row's lock.
 
     The action and view endpoints run this on every request: one hand-written query instead of three
     ORM ones, whose compilation cost more than the database's work. Player rows hold only what views
-    and clocks read; any other field loads on first use.
+    and clocks read, and the match what play reads unless ``full``; any other field loads on first use.
     """
+    match_row = _MATCH_ROW if full else _MATCH_PLAY_ROW
     with connection.cursor() as cursor:
-        cursor.execute(_select_sql(lock), [match_id])
+        cursor.execute(_select_sql(lock, full), [match_id])
         rows = cursor.fetchall()
         db = cursor.db
     if not rows:
         return None
-    a = _MATCH_ROW.width
+    a = match_row.width
     b = a + _SEAT_ROW.width
     c = b + _PLAYER_ROW.width
-    match = _MATCH_ROW.read(rows[0][:a], db)
+    match = match_row.read(rows[0][:a], db)
     assert match is not None
     seats: list[Seat] = []
     for row in rows:
@@ -241,15 +252,25 @@ def matches_list(
 
 def match_detail(*, match_id: int) -> Match | None:
     """The match with ``match.seats.all()`` already loaded (by index, with their players), in one query."""
-    loaded = match_loaded(match_id=match_id)
+    loaded = match_loaded(match_id=match_id, full=True)
     if loaded is None:
         return None
-    # What prefetch_related("seats") leaves on the instance.
-    seats = loaded.match.seats.all()
-    seats._result_cache = loaded.seats
-    seats._prefetch_done = True  # type: ignore[attr-defined]
-    loaded.match._prefetched_objects_cache = {"seats": seats}  # type: ignore[attr-defined]
-    return loaded.match
+    return with_seats(loaded.match, loaded.seats)
+
+
+def with_seats(match: Match, seats: list[Seat]) -> Match:
+    """``match`` with ``match.seats.all()`` answering ``seats`` (by index, with their players), as
+    ``prefetch_related("seats")`` leaves it: for a caller that holds them already."""
+    prefetched = match.seats.all()
+    prefetched._result_cache = seats
+    prefetched._prefetch_done = True  # type: ignore[attr-defined]
+    match._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
+    return match
+
+
+def seats_loaded(match: Match) -> bool:
+    """Whether ``match.seats.all()`` answers without a query."""
+    return "seats" in getattr(match, "_prefetched_objects_cache", {})
 
 
 def my_turns(*, player: Player) -> QuerySet[Match]:

@@ -2,7 +2,10 @@ from django.urls import path
 
 from games import apis
 
+# Django tries the patterns in order: the two that every move calls come first.
 urlpatterns = [
+    path("matches/<int:match_id>/view/", apis.MatchViewApi.as_view(), name="match-view"),
+    path("matches/<int:match_id>/actions/", apis.ActionSubmitApi.as_view(), name="match-actions"),
     path("matches/", apis.MatchListCreateApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", apis.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:match_id>/join/", apis.MatchJoinApi.as_view(), name="match-join"),
@@ -11,8 +14,6 @@ urlpatterns = [
     path("matches/<int:match_id>/abort/", apis.MatchAbortApi.as_view(), name="match-abort"),
     path("matches/<int:match_id>/accept/", apis.ChallengeAcceptApi.as_view(), name="match-accept"),
     path("matches/<int:match_id>/decline/", apis.ChallengeDeclineApi.as_view(), name="match-decline"),
-    path("matches/<int:match_id>/view/", apis.MatchViewApi.as_view(), name="match-view"),
-    path("matches/<int:match_id>/actions/", apis.ActionSubmitApi.as_view(), name="match-actions"),
     path("matches/<int:match_id>/record/", apis.MatchRecordApi.as_view(), name="match-record"),
     path("bots/", apis.BotListCreateApi.as_view(), name="bot-list"),
     path("bots/me/turns/", apis.MyTurnsApi.as_view(), name="my-turns"),

@@ -17,9 +17,10 @@ from ratings.errors import PlayerNotFound, UnknownPool
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
 from tute_site.api import Pagination
+from tute_site.serializers import Serializer
 
 
-class CompetitorOutput(serializers.Serializer):
+class CompetitorOutput(Serializer):
     subject = serializers.CharField()
     name = serializers.SerializerMethodField()
     handle = serializers.SerializerMethodField()
@@ -52,7 +53,7 @@ class CompetitorOutput(serializers.Serializer):
 class LeaderboardApi(APIView):
     permission_classes = [AllowAny]
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(Serializer):
         class Meta:
             ref_name = "LeaderboardFilter"
 

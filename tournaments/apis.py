@@ -54,6 +54,7 @@ from tournaments.services import (
     withdraw,
 )
 from tute_site.api import Pagination
+from tute_site.serializers import Serializer
 
 
 def club_found(slug: str) -> Club:
@@ -73,20 +74,20 @@ def found(tournament_id: int) -> Tournament:
 # -- output shapes ----------------------------------------------------------------------------------------
 
 
-class ClubOutput(serializers.Serializer):
+class ClubOutput(Serializer):
     name = serializers.CharField()
     slug = serializers.SlugField()
     members = serializers.IntegerField(required=False)
     created_at = serializers.DateTimeField()
 
 
-class MembershipOutput(serializers.Serializer):
+class MembershipOutput(Serializer):
     player = serializers.CharField(source="player.handle")
     role = serializers.CharField()
     joined_at = serializers.DateTimeField()
 
 
-class TournamentOutput(serializers.Serializer):
+class TournamentOutput(Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField(source="club.slug")
@@ -119,7 +120,7 @@ class TournamentOutput(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class EntrantOutput(serializers.Serializer):
+class EntrantOutput(Serializer):
     id = serializers.IntegerField()
     seed = serializers.IntegerField(allow_null=True)
     name = serializers.CharField()
@@ -129,7 +130,7 @@ class EntrantOutput(serializers.Serializer):
     status = serializers.CharField()
 
 
-class MatchRowOutput(serializers.Serializer):
+class MatchRowOutput(Serializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     code = serializers.CharField(
@@ -147,7 +148,7 @@ class MatchRowOutput(serializers.Serializer):
     forfeit = serializers.BooleanField()
 
 
-class RoundOutput(serializers.Serializer):
+class RoundOutput(Serializer):
     number = serializers.IntegerField()
     status = serializers.CharField()
     started_at = serializers.DateTimeField()
@@ -155,7 +156,7 @@ class RoundOutput(serializers.Serializer):
     matches = MatchRowOutput(many=True)
 
 
-class StandingOutput(serializers.Serializer):
+class StandingOutput(Serializer):
     rank = serializers.IntegerField()
     entrant = EntrantOutput()
     points = serializers.FloatField()
@@ -163,7 +164,7 @@ class StandingOutput(serializers.Serializer):
     tie_breaks = serializers.DictField(child=serializers.FloatField())
 
 
-class BracketSlotOutput(serializers.Serializer):
+class BracketSlotOutput(Serializer):
     code = serializers.CharField()
     round = serializers.IntegerField()
     entrants = EntrantOutput(many=True, allow_null=True)
@@ -183,12 +184,12 @@ class BracketSlotOutput(serializers.Serializer):
         return out
 
 
-class BracketSectionOutput(serializers.Serializer):
+class BracketSectionOutput(Serializer):
     section = serializers.CharField(help_text="W, L, GF or 3P")
     rounds = serializers.ListField(child=BracketSlotOutput(many=True))
 
 
-class BracketOutput(serializers.Serializer):
+class BracketOutput(Serializer):
     kind = serializers.CharField()
     size = serializers.IntegerField()
     byes = EntrantOutput(many=True)
@@ -196,7 +197,7 @@ class BracketOutput(serializers.Serializer):
     champion = EntrantOutput(allow_null=True)
 
 
-class CorrectionOutput(serializers.Serializer):
+class CorrectionOutput(Serializer):
     id = serializers.IntegerField()
     tournament_match = serializers.IntegerField(source="tournament_match_id")
     code = serializers.CharField(source="tournament_match.code")
@@ -211,7 +212,7 @@ class CorrectionOutput(serializers.Serializer):
 
 
 class ClubListCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "ClubCreateInput"
 
@@ -244,7 +245,7 @@ class ClubDetailApi(APIView):
 
 
 class ClubMembersApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "ClubMemberInput"
 
@@ -274,7 +275,7 @@ class ClubMembersApi(APIView):
 # -- tournaments -------------------------------------------------------------------------------------------------
 
 
-class TournamentInput(serializers.Serializer):
+class TournamentInput(Serializer):
     class Meta:
         ref_name = "TournamentInput"
 
@@ -314,7 +315,7 @@ def settings_of(v: dict[str, Any]) -> Settings:
 
 
 class TournamentListCreateApi(APIView):
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(Serializer):
         club = serializers.SlugField(required=False)
         status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
@@ -378,7 +379,7 @@ def entrant_out(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
 class RegisterApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentRegisterInput"
 
@@ -398,7 +399,7 @@ class RegisterApi(APIView):
 class PartnerApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentPartnerInput"
 
@@ -422,7 +423,7 @@ class PartnerApi(APIView):
 class InviteApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentInviteInput"
 
@@ -450,7 +451,7 @@ class CheckInApi(APIView):
 class WithdrawApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentWithdrawInput"
 
@@ -471,7 +472,7 @@ class WithdrawApi(APIView):
 class BotFillApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentBotFillInput"
 
@@ -498,7 +499,7 @@ class BotFillApi(APIView):
 class StartApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentStartInput"
 
@@ -540,7 +541,7 @@ class RoundListApi(APIView):
 class MatchListApi(APIView):
     permission_classes = [AllowAny]
 
-    class FilterSerializer(serializers.Serializer):
+    class FilterSerializer(Serializer):
         round = serializers.IntegerField(required=False, min_value=1)
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchRowOutput(many=True))
@@ -565,7 +566,7 @@ class MatchDetailApi(APIView):
 class NoShowApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentNoShowInput"
 
@@ -606,7 +607,7 @@ class BracketApi(APIView):
 
 
 class CorrectionListCreateApi(APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Serializer):
         class Meta:
             ref_name = "TournamentCorrectionInput"
 

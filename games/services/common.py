@@ -28,9 +28,10 @@ def lock_match(match_id: int) -> Match:
     return match
 
 
-def lock_loaded(match_id: int) -> LoadedMatch:
-    """``lock_match``, with the seats and the current game read in the same statement."""
-    loaded = match_loaded(match_id=match_id, lock=True)
+def lock_loaded(match_id: int, *, full: bool = False) -> LoadedMatch:
+    """``lock_match``, with the seats and the current game read in the same statement; the match's
+    timestamps and result too when ``full`` (for a caller that answers with the whole match)."""
+    loaded = match_loaded(match_id=match_id, lock=True, full=full)
     if loaded is None:
         raise MatchNotFound()
     return loaded

@@ -25,7 +25,7 @@ from games.errors import (
 )
 from games.events import publish_match_event
 from games.models import Game, Match, Player, Seat
-from games.selectors import cache_state, match_rules
+from games.selectors import cache_state, match_rules, with_seats
 from games.services.common import lock_loaded, lock_match, set_turn
 
 MAX_MOVE_SECONDS = 24 * 3600
@@ -124,13 +124,13 @@ def match_create(
     Seat.objects.bulk_create(new_seats)
     _start_when_ready(match, new_seats)
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
-    return match
+    return with_seats(match, new_seats)
 
 
 @transaction.atomic
 def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Match:
     """Take ``seat`` (or the first empty one); the match starts when its last seat is filled."""
-    loaded = lock_loaded(match_id)  # match, seats and their players in one statement
+    loaded = lock_loaded(match_id, full=True)  # match, seats and their players in one statement
     match, seats = loaded.match, loaded.seats
     if match.status != Match.Status.OPEN:
         raise MatchNotOpen()
@@ -151,7 +151,7 @@ def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Matc
     target.decline_reason = ""
     target.save(update_fields=["player", "accepted", "decline_reason"])
     _start_when_ready(match, seats)
-    return match
+    return with_seats(match, seats)
 
 
 @transaction.atomic

@@ -213,6 +213,32 @@ def test_join_fills_the_last_seat_and_starts_the_match(
     assert "seed" not in str(body) and "decks" not in str(body)
 
 
+@pytest.mark.parametrize("game", ["tute2", "tute4", "pocha"])
+def test_create_and_join_answer_what_the_detail_then_reads(
+    game: str, player: Player, token_client: ClientFor, url: Callable[..., str]
+) -> None:
+    # The answers are built from what the services wrote, without reading the match again: they must
+    # still be what the database holds.
+    bot = {"bot": "random"}
+    seats = [{"player": player.handle}, bot, {}] if game == "pocha" else [{"player": player.handle}, {}]
+    if game == "tute4":
+        seats = [{"player": player.handle}, bot, {}, bot]
+    body = {"game": game, "seats": seats, "options": {}, "format": "best_of", "games": 3}
+    if game == "pocha":
+        body["players"] = 3
+    created = token_client(player).post("/api/v1/matches/", body, format="json")
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    detail = token_client(player).get(url(match_id))
+    assert created.json() == detail.json()
+
+    joined = token_client(PlayerFactory()).post(url(match_id, "join"), {}, format="json")
+
+    assert joined.status_code == 200, joined.content
+    assert joined.json()["status"] == "in_progress"
+    assert joined.json() == token_client(player).get(url(match_id)).json()
+
+
 def test_join_a_chosen_seat_and_the_conflicts(token_client: ClientFor, url: Callable[..., str]) -> None:
     creator, a, b = PlayerFactory(), PlayerFactory(), PlayerFactory()
     match = match_create(created_by=creator, game="pocha", players=4)

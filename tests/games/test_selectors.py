@@ -89,8 +89,25 @@ def test_the_locking_load_locks_the_match_row_and_not_the_joined_ones(
 
     match = started_match("tute2")
 
-    assert _select_sql(True).endswith("FOR UPDATE OF m") and "FOR UPDATE" not in _select_sql(False)
-    assert match_loaded(match_id=match.pk, lock=True) is not None
+    for full in (False, True):
+        assert _select_sql(True, full).endswith("FOR UPDATE OF m")
+        assert "FOR UPDATE" not in _select_sql(False, full)
+        assert match_loaded(match_id=match.pk, lock=True, full=full) is not None
+
+
+def test_the_play_load_leaves_out_what_a_move_never_reads_and_it_loads_on_first_use(
+    started_match: Callable[..., Match],
+) -> None:
+    match = started_match("tute2")
+    loaded = match_loaded(match_id=match.pk)
+    full = match_loaded(match_id=match.pk, full=True)
+    assert loaded is not None and full is not None
+
+    left_out = {"created_at", "started_at", "finished_at", "result", "finish_reason"}
+    assert loaded.match.get_deferred_fields() == left_out
+    assert not full.match.get_deferred_fields()
+    # A field left out still reads as the database holds it, with a query of its own.
+    assert loaded.match.started_at == full.match.started_at == Match.objects.get(pk=match.pk).started_at
 
 
 def test_a_view_from_loaded_rows_equals_the_view_from_orm_rows(
