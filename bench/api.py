@@ -25,13 +25,14 @@ What it does, in order:
 4. **Baseline**: C client threads calling ``GET /bench/plain/`` (a plain Django JsonResponse view that
    does one one-row ORM query) on the same server; prints its requests/s and the ratio moves/s ÷ that.
 5. **70 % of peak**: 2 x C client threads playing the same way, but each move (its GET and its POST)
-   starts at the next slot of a fixed schedule of 0.7 x peak moves a second (an open-loop pace that
-   does not slow down when the server does); prints the action POST's p99 there.
+   starts at the next slot of a fixed schedule of 0.7 x the round's peak moves a second (an open-loop
+   pace that does not slow down when the server does); prints the action POST's p99 there.
 
-Peak and baseline alternate in ``--rounds`` rounds (3) of ``--seconds / --rounds`` seconds each, so
-that both see the same spells of a shared machine's drifting pace; each phase totals ``--seconds``
-seconds (15) measured, after a warm-up that is not counted (3 s, then 1 s a round). The 70 % phase
-runs once, for ``--seconds``. A phase's client threads start 25 ms apart, as real clients arrive
+Peak, baseline and 70 % of that peak follow each other in ``--rounds`` rounds (3) of
+``--seconds / --rounds`` seconds each, so that they see the same spells of a shared machine's drifting
+pace (the 70 % phase runs at 70 % of the peak measured seconds before); each phase totals
+``--seconds`` seconds (15) measured, after a warm-up that is not counted (3 s, then 1 s a round). A
+phase's client threads start 25 ms apart, as real clients arrive
 spread out rather than in one millisecond. Any answer other than 200 (201 for a match created) is an
 error, counted and printed. Every seat (and every baseline thread) keeps one HTTP/1.1 connection
 (``http.client``), reconnecting when the server closes it. After each phase the bench prints the CPU
@@ -640,28 +641,58 @@ def plain_phase(
     return merged([c.stats for c in callers]), use
 
 
-def alternate_rounds(
-    port: int, pairs: list[tuple[Account, Account]], args: argparse.Namespace, meter: CpuMeter
-) -> tuple[Stats, CpuUse, Stats, CpuUse, list[float]]:
-    """Peak and baseline, alternating ``args.rounds`` times, each totalling ``args.seconds`` measured.
+@dataclass
+class Rounds:
+    """What the alternating rounds measured, each phase merged over the rounds."""
 
-    The machine's pace drifts by tens of percent within a minute on a shared VM; alternating lets both
-    phases see the same spells, so the ratio compares like with like.
+    peak: Stats = field(default_factory=Stats)
+    peak_cpu: CpuUse = field(default_factory=CpuUse)
+    plain: Stats = field(default_factory=Stats)
+    plain_cpu: CpuUse = field(default_factory=CpuUse)
+    loaded: Stats = field(default_factory=Stats)
+    loaded_cpu: CpuUse = field(default_factory=CpuUse)
+    ratios: list[float] = field(default_factory=list)
+    #: The pace of each round's 70 % phase, moves a second.
+    loaded_rates: list[float] = field(default_factory=list)
+
+
+def alternate_rounds(
+    port: int,
+    peak_pairs: list[tuple[Account, Account]],
+    loaded_pairs: list[tuple[Account, Account]],
+    args: argparse.Namespace,
+    meter: CpuMeter,
+) -> Rounds:
+    """Peak, baseline and 70 % of that round's peak, ``args.rounds`` times; each phase totals
+    ``args.seconds`` measured.
+
+    The machine's pace drifts by tens of percent within a minute on a shared VM; alternating lets the
+    phases see the same spells, so the ratio compares like with like and the 70 % phase runs at 70 % of
+    the peak the machine had seconds before, not a minute before.
     """
     seconds = args.seconds / args.rounds
-    peak, peak_cpu, plain, plain_cpu = Stats(), CpuUse(), Stats(), CpuUse()
-    ratios = []
+    out = Rounds()
     for number in range(args.rounds):
         warmup = WARMUP_SECONDS if number == 0 else ROUND_WARMUP_SECONDS
-        moves, moves_cpu = play_phase(port, pairs, seconds, None, args.seed + 100 * number, meter, warmup)
+        moves, moves_cpu = play_phase(
+            port, peak_pairs, seconds, None, args.seed + 100 * number, meter, warmup
+        )
         baseline, baseline_cpu = plain_phase(port, args.concurrency, seconds, meter, warmup)
-        for total, part in ((peak, moves), (plain, baseline)):
+        if not moves.action_latencies:
+            raise RuntimeError(f"no move succeeded at peak in round {number + 1}: nothing to pace 70 % by")
+        rate = LOAD_FRACTION * len(moves.action_latencies) / seconds
+        loaded, loaded_cpu = play_phase(
+            port, loaded_pairs, seconds, rate, args.seed + 10_000 + 100 * number, meter, warmup
+        )
+        for total, part in ((out.peak, moves), (out.plain, baseline), (out.loaded, loaded)):
             total.merge(part)
-        peak_cpu.add(moves_cpu)
-        plain_cpu.add(baseline_cpu)
+        out.peak_cpu.add(moves_cpu)
+        out.plain_cpu.add(baseline_cpu)
+        out.loaded_cpu.add(loaded_cpu)
+        out.loaded_rates.append(rate)
         if baseline.view_latencies:
-            ratios.append(len(moves.action_latencies) / len(baseline.view_latencies))
-    return peak, peak_cpu, plain, plain_cpu, ratios
+            out.ratios.append(len(moves.action_latencies) / len(baseline.view_latencies))
+    return out
 
 
 def cpu_ratio(moves: Stats, moves_cpu: CpuUse, plain: Stats, plain_cpu: CpuUse) -> str:
@@ -695,7 +726,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--rounds",
         type=int,
         default=3,
-        help="peak and baseline alternate in R rounds of S/R seconds each (3)",
+        help="peak, baseline and 70 %% of that peak follow each other in R rounds of S/R seconds each (3)",
     )
     parser.add_argument("--concurrency", type=int, default=8, help="client threads at peak, C (8)")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, W (2)")
@@ -773,7 +804,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         + f"; PostgreSQL database {BENCH_DB}; throttle cache {args.cache_url or 'locmem'}; "
         f"{args.concurrency} client threads; {args.seconds:g} s a phase"
         + (
-            f" in {args.rounds} alternating rounds of peak and baseline"
+            f" in {args.rounds} rounds of peak, baseline and 70 % of that peak"
             f" (warm-up {WARMUP_SECONDS:g} s, then {ROUND_WARMUP_SECONDS:g} s a round)"
             if args.rounds > 1
             else f" after {WARMUP_SECONDS:g} s of warm-up"
@@ -786,9 +817,8 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         print(f"# setup took {time.perf_counter() - began:.1f} s", flush=True)
 
         meter = CpuMeter(server.proc.pid)
-        peak, peak_cpu, plain, plain_cpu, round_ratios = alternate_rounds(
-            server.port, peak_pairs, args, meter
-        )
+        rounds = alternate_rounds(server.port, peak_pairs, loaded_pairs, args, meter)
+        peak, peak_cpu, plain, plain_cpu = rounds.peak, rounds.peak_cpu, rounds.plain, rounds.plain_cpu
         moves = len(peak.action_latencies) / args.seconds
         print(f"moves/s: {moves:.0f}")
         print(f"action p50: {ms(percentile(peak.action_latencies, 0.5))} ms")
@@ -812,11 +842,12 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         print(f"plain view requests/s: {plain_rate:.0f}")
         print(
             f"# plain view p50 {ms(percentile(plain.view_latencies, 0.5))} ms, "
-            f"p99 {ms(percentile(plain.view_latencies, 0.99))} ms; errors {error_count(plain)}"
+            f"p99 {ms(percentile(plain.view_latencies, 0.99))} ms; errors {error_count(plain)}; "
+            f"CPUs busy {plain_cpu.busy(args.seconds)} of {os.cpu_count()}"
         )
         print(f"ratio moves/plain: {ratio:.3f}", flush=True)
-        if len(round_ratios) > 1:
-            print("# ratio in each round: " + ", ".join(f"{r:.3f}" for r in round_ratios))
+        if len(rounds.ratios) > 1:
+            print("# ratio in each round: " + ", ".join(f"{r:.3f}" for r in rounds.ratios))
         report_errors("plain", plain)
         print(f"# CPU a plain view request: {plain_cpu.per(len(plain.view_latencies))}")
         print(
@@ -824,14 +855,8 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             flush=True,
         )
 
-        if not moves:
-            raise RuntimeError(
-                f"no move succeeded at peak: nothing to pace the 70% phase by\n{server.log_tail()}"
-            )
-        rate = LOAD_FRACTION * moves
-        loaded, loaded_cpu = play_phase(
-            server.port, loaded_pairs, args.seconds, rate, args.seed + 10_000, meter
-        )
+        loaded, loaded_cpu = rounds.loaded, rounds.loaded_cpu
+        rate = sum(rounds.loaded_rates) / len(rounds.loaded_rates)
         loaded_p99 = percentile(loaded.action_latencies, 0.99)
         loaded_errors = error_count(loaded)
         print(
@@ -844,6 +869,11 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             f"start lag behind the schedule p99 {ms(percentile(loaded.lags, 0.99))} ms "
             f"({len(pairs) - args.concurrency} client threads); "
             f"CPUs busy {loaded_cpu.busy(args.seconds)} of {os.cpu_count()}"
+            + (
+                "; pace of each round " + ", ".join(f"{r:.0f}/s" for r in rounds.loaded_rates)
+                if len(rounds.loaded_rates) > 1
+                else ""
+            )
         )
         report_errors("70% of peak", loaded)
     finally:

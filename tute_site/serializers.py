@@ -31,15 +31,16 @@ class Serializer(serializers.Serializer):
 
 
 _CopyPlan = tuple[tuple[str, Field, bool], ...]
-_PLANS: dict[tuple[type, int], _CopyPlan] = {}
 
 
 def _copy_plan(cls: type, declared: dict[str, Field]) -> _CopyPlan:
-    """Each declared field with whether a shallow copy serves, worked out once a class."""
-    key = (cls, id(declared))
-    plan = _PLANS.get(key)
-    if plan is None:
-        plan = _PLANS[key] = tuple((name, field, _is_leaf(field)) for name, field in declared.items())
+    """Each declared field with whether a shallow copy serves, worked out once a class (and kept on
+    it, so a class made at run time takes its plan with it when it goes)."""
+    kept: tuple[dict[str, Field], _CopyPlan] | None = cls.__dict__.get("_tute_copy_plan")
+    if kept is not None and kept[0] is declared:
+        return kept[1]
+    plan = tuple((name, field, _is_leaf(field)) for name, field in declared.items())
+    cls._tute_copy_plan = (declared, plan)  # type: ignore[attr-defined]
     return plan
 
 
