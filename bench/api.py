@@ -681,8 +681,10 @@ def alternate_rounds(
         if not moves.action_latencies:
             raise RuntimeError(f"no move succeeded at peak in round {number + 1}: nothing to pace 70 % by")
         rate = LOAD_FRACTION * len(moves.action_latencies) / seconds
+        # The full warm-up every round: its clients start new matches, and the schedule runs from the
+        # start of the warm-up, so a short one leaves a backlog of slots that bursts into the window.
         loaded, loaded_cpu = play_phase(
-            port, loaded_pairs, seconds, rate, args.seed + 10_000 + 100 * number, meter, warmup
+            port, loaded_pairs, seconds, rate, args.seed + 10_000 + 100 * number, meter, WARMUP_SECONDS
         )
         for total, part in ((out.peak, moves), (out.plain, baseline), (out.loaded, loaded)):
             total.merge(part)

@@ -96,15 +96,11 @@ class LoadedMatch:
 
 
 _MATCH_ROW = RowReader(Match, [f.attname for f in Match._meta.concrete_fields])
-#: What playing reads of a match: not its timestamps (each costs a Python parse a row, and a row a seat),
-#: its result or finish reason, which a move only ever sets. They load on first use.
+#: What playing reads of a match: not its timestamps (each costs a Python parse a row, and a row a seat;
+#: a move only ever sets the turn's deadline), its result or finish reason. They load on first use.
+_MATCH_PLAY_LEFT_OUT = {"created_at", "started_at", "finished_at", "turn_deadline", "result", "finish_reason"}
 _MATCH_PLAY_ROW = RowReader(
-    Match,
-    [
-        f.attname
-        for f in Match._meta.concrete_fields
-        if f.name not in {"created_at", "started_at", "finished_at", "result", "finish_reason"}
-    ],
+    Match, [f.attname for f in Match._meta.concrete_fields if f.name not in _MATCH_PLAY_LEFT_OUT]
 )
 _SEAT_ROW = RowReader(
     Seat, ["id", "match_id", "index", "player_id", "bot_level", "accepted", "decline_reason", "timeouts"]

@@ -30,7 +30,8 @@ def lock_match(match_id: int) -> Match:
 
 def lock_loaded(match_id: int, *, full: bool = False) -> LoadedMatch:
     """``lock_match``, with the seats and the current game read in the same statement; the match's
-    timestamps and result too when ``full`` (for a caller that answers with the whole match)."""
+    timestamps and result too when ``full`` (for a caller that answers with the whole match or reads
+    the turn's deadline)."""
     loaded = match_loaded(match_id=match_id, lock=True, full=full)
     if loaded is None:
         raise MatchNotFound()

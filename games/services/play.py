@@ -120,7 +120,7 @@ def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
     A house bot's turn is queued again (its task was lost). A seat's turn gets the rule bot's move,
     recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th.
     """
-    loaded = lock_loaded(match_id)
+    loaded = lock_loaded(match_id, full=True)  # with the turn's deadline, which play reads leave out
     match, seats, game = loaded.match, loaded.seats, loaded.game
     if (
         match.status != Match.Status.IN_PROGRESS

@@ -103,7 +103,7 @@ def test_the_play_load_leaves_out_what_a_move_never_reads_and_it_loads_on_first_
     full = match_loaded(match_id=match.pk, full=True)
     assert loaded is not None and full is not None
 
-    left_out = {"created_at", "started_at", "finished_at", "result", "finish_reason"}
+    left_out = {"created_at", "started_at", "finished_at", "turn_deadline", "result", "finish_reason"}
     assert loaded.match.get_deferred_fields() == left_out
     assert not full.match.get_deferred_fields()
     # A field left out still reads as the database holds it, with a query of its own.
