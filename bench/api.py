@@ -31,8 +31,9 @@ What it does, in order:
 Peak, baseline and 70 % of that peak follow each other in ``--rounds`` rounds (3) of
 ``--seconds / --rounds`` seconds each, so that they see the same spells of a shared machine's drifting
 pace (the 70 % phase runs at 70 % of the peak measured seconds before); each phase totals
-``--seconds`` seconds (15) measured, after a warm-up that is not counted (3 s, then 1 s a round). A
-phase's client threads start 25 ms apart, as real clients arrive
+``--seconds`` seconds (15) measured, after a warm-up that is not counted (3 s, then 1 s a round; 3 s
+for every 70 % phase, whose schedule runs from the start of its warm-up while its clients start new
+matches). A phase's client threads start 25 ms apart, as real clients arrive
 spread out rather than in one millisecond. Any answer other than 200 (201 for a match created) is an
 error, counted and printed. Every seat (and every baseline thread) keeps one HTTP/1.1 connection
 (``http.client``), reconnecting when the server closes it. After each phase the bench prints the CPU
@@ -807,7 +808,8 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         f"{args.concurrency} client threads; {args.seconds:g} s a phase"
         + (
             f" in {args.rounds} rounds of peak, baseline and 70 % of that peak"
-            f" (warm-up {WARMUP_SECONDS:g} s, then {ROUND_WARMUP_SECONDS:g} s a round)"
+            f" (warm-up {WARMUP_SECONDS:g} s, then {ROUND_WARMUP_SECONDS:g} s a round;"
+            f" {WARMUP_SECONDS:g} s before each 70 % phase)"
             if args.rounds > 1
             else f" after {WARMUP_SECONDS:g} s of warm-up"
         )
