@@ -509,8 +509,12 @@ class PlainCaller:
             self.client.close()
 
 
+#: CPU seconds used so far by each process of each part (the load generator as pid 0).
+CpuSample = dict[str, dict[int, float]]
+
+
 class CpuMeter:
-    """CPU seconds used so far by gunicorn (arbiter and workers), the PostgreSQL backends serving the bench
+    """CPU seconds used by gunicorn (arbiter and workers), the PostgreSQL backends serving the bench
     database, and this load generator: read from /proc, so the split holds whatever else the machine runs.
     """
 
@@ -519,8 +523,8 @@ class CpuMeter:
     def __init__(self, server_pid: int) -> None:
         self.server_pid = server_pid
 
-    def sample(self) -> dict[str, float]:
-        totals = {"gunicorn": 0.0, "postgres": 0.0, "client": time.process_time()}
+    def sample(self) -> CpuSample:
+        sample: CpuSample = {"gunicorn": {}, "postgres": {}, "client": {0: time.process_time()}}
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
@@ -530,14 +534,27 @@ class CpuMeter:
                 pid, ppid = int(entry.name), int(fields[1])
                 cpu = (int(fields[11]) + int(fields[12])) / self.TICK  # utime + stime
                 if pid == self.server_pid or ppid == self.server_pid:
-                    totals["gunicorn"] += cpu
+                    sample["gunicorn"][pid] = cpu
                 elif stat[stat.index("(") + 1 : stat.rindex(")")] == "postgres":
                     command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
                     if f" {BENCH_DB} ".encode() in command:
-                        totals["postgres"] += cpu
+                        sample["postgres"][pid] = cpu
             except (OSError, ValueError, IndexError):
                 continue  # a process that ended while being read
-        return totals
+        return sample
+
+    @staticmethod
+    def used(before: CpuSample, after: CpuSample) -> dict[str, float]:
+        """CPU seconds each part used between two samples, process by process.
+
+        Django closes a database connection older than CONN_MAX_AGE and opens another, so a PostgreSQL
+        backend may end inside a phase: summing totals would then subtract all it ever used. A process
+        that ended counts nothing for the phase (a slight undercount); one that started counts all it used.
+        """
+        return {
+            part: sum(cpu - before[part].get(pid, 0.0) for pid, cpu in pids.items())
+            for part, pids in after.items()
+        }
 
 
 @dataclass
@@ -583,7 +600,7 @@ def run_threads(runners: list[Callable[[], None]], window: Window, meter: CpuMet
         before = meter.sample()
         time.sleep(max(0.0, window.end - time.perf_counter()))
         after = meter.sample()
-        use.parts = {name: after[name] - before[name] for name in before}
+        use.parts = meter.used(before, after)
     for thread in threads:
         thread.join(timeout=max(1.0, window.end - time.perf_counter() + 60))
     if failures:
