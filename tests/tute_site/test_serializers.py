@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from rest_framework import serializers
@@ -14,26 +14,23 @@ class Inner(Serializer):
     name = serializers.CharField()
 
 
-class Sample(Serializer):
-    code = serializers.RegexField(r"^[a-z]+$", max_length=8)
-    ply = serializers.IntegerField(min_value=0)
-    kind = serializers.ChoiceField(choices=["a", "b"], default="a")
-    tags = serializers.ListField(child=serializers.CharField(), default=list)
-    extra = serializers.DictField(required=False)
-    counts = serializers.JSONField(default={"n": 0})
-    inner = Inner(required=False)
+def sample_fields() -> dict[str, serializers.Field]:
+    """One kind of field each: leaves, a choice, a list and a dict, defaults that can change in place
+    and not, a nested serializer."""
+    return {
+        "code": serializers.RegexField(r"^[a-z]+$", max_length=8),
+        "ply": serializers.IntegerField(min_value=0),
+        "kind": serializers.ChoiceField(choices=["a", "b"], default="a"),
+        "tags": serializers.ListField(child=serializers.CharField(), default=list),
+        "extra": serializers.DictField(required=False),
+        "counts": serializers.JSONField(default={"n": 0}),
+        "inner": Inner(required=False),
+    }
 
 
-class DrfSample(serializers.Serializer):
-    """The same fields on DRF's own base, which deep-copies them all."""
-
-    code = serializers.RegexField(r"^[a-z]+$", max_length=8)
-    ply = serializers.IntegerField(min_value=0)
-    kind = serializers.ChoiceField(choices=["a", "b"], default="a")
-    tags = serializers.ListField(child=serializers.CharField(), default=list)
-    extra = serializers.DictField(required=False)
-    counts = serializers.JSONField(default={"n": 0})
-    inner = Inner(required=False)
+Sample = cast(type[Serializer], type("Sample", (Serializer,), sample_fields()))
+#: The same fields on DRF's own base, which deep-copies them all.
+DrfSample = cast(type[serializers.Serializer], type("DrfSample", (serializers.Serializer,), sample_fields()))
 
 
 def validated(cls: type[serializers.Serializer], data: dict[str, Any]) -> tuple[bool, Any]:
@@ -82,9 +79,12 @@ def test_each_instance_binds_its_own_copies_and_leaves_the_declared_fields_unbou
 
 def test_a_list_fields_child_belongs_to_the_instances_own_copy() -> None:
     first, second = Sample(), Sample()
-    assert first.fields["tags"].child is not second.fields["tags"].child
-    assert first.fields["tags"].child.parent is first.fields["tags"]
-    assert first.fields["inner"].fields["name"].parent is first.fields["inner"]
+    tags, other_tags = (cast(serializers.ListField, s.fields["tags"]) for s in (first, second))
+    inner = cast(serializers.Serializer, first.fields["inner"])
+    assert tags.child is not other_tags.child
+    parent: object = tags.child.parent  # typed as a serializer in the stubs; a ListField here
+    assert parent is tags
+    assert inner.fields["name"].parent is inner
 
 
 def test_a_default_that_can_change_in_place_is_not_shared_between_requests() -> None:
