@@ -659,6 +659,10 @@ def plain_phase(
     return merged([c.stats for c in callers]), use
 
 
+class NoMovesAtPeak(RuntimeError):
+    pass
+
+
 @dataclass
 class Rounds:
     """What the alternating rounds measured, each phase merged over the rounds."""
@@ -697,7 +701,7 @@ def alternate_rounds(
         )
         baseline, baseline_cpu = plain_phase(port, args.concurrency, seconds, meter, warmup)
         if not moves.action_latencies:
-            raise RuntimeError(f"no move succeeded at peak in round {number + 1}: nothing to pace 70 % by")
+            raise NoMovesAtPeak(f"no move succeeded at peak in round {number + 1}: nothing to pace 70 % by")
         rate = LOAD_FRACTION * len(moves.action_latencies) / seconds
         # The full warm-up every round: its clients start new matches, and the schedule runs from the
         # start of the warm-up, so a short one leaves a backlog of slots that bursts into the window.
@@ -838,7 +842,10 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         print(f"# setup took {time.perf_counter() - began:.1f} s", flush=True)
 
         meter = CpuMeter(server.proc.pid)
-        rounds = alternate_rounds(server.port, peak_pairs, loaded_pairs, args, meter)
+        try:
+            rounds = alternate_rounds(server.port, peak_pairs, loaded_pairs, args, meter)
+        except NoMovesAtPeak as exc:
+            raise RuntimeError(f"{exc}\n{server.log_tail()}") from None
         peak, peak_cpu, plain, plain_cpu = rounds.peak, rounds.peak_cpu, rounds.plain, rounds.plain_cpu
         moves = len(peak.action_latencies) / args.seconds
         print(f"moves/s: {moves:.0f}")
