@@ -109,14 +109,14 @@ _PLAYER_ROW = RowReader(Player, ["id", "handle", "display_name", "is_bot"])
 _GAME_ROW = RowReader(Game, ["id", "match_id", "number", "seed", "dealer", "first_ply", "status"])
 _SEAT_PLAYER = Seat._meta.get_field("player")
 _SEAT_MATCH = Seat._meta.get_field("match")
-_SELECT_SQL: dict[tuple[str, bool, bool], str] = {}
+_SELECT_SQL: dict[tuple[str, bool, RowReader[Match]], str] = {}
 
 
-def _select_sql(lock: bool, full: bool) -> str:
-    key = (connection.vendor, lock, full)
+def _select_sql(lock: bool, match_row: RowReader[Match]) -> str:
+    key = (connection.vendor, lock, match_row)
     sql = _SELECT_SQL.get(key)
     if sql is None:
-        sql = _SELECT_SQL[key] = _build_select_sql(lock, _MATCH_ROW if full else _MATCH_PLAY_ROW)
+        sql = _SELECT_SQL[key] = _build_select_sql(lock, match_row)
     return sql
 
 
@@ -146,7 +146,7 @@ def match_loaded(*, match_id: int, lock: bool = False, full: bool = False) -> Lo
     """
     match_row = _MATCH_ROW if full else _MATCH_PLAY_ROW
     with connection.cursor() as cursor:
-        cursor.execute(_select_sql(lock, full), [match_id])
+        cursor.execute(_select_sql(lock, match_row), [match_id])
         rows = cursor.fetchall()
         db = cursor.db
     if not rows:

@@ -85,13 +85,13 @@ def test_the_locking_load_locks_the_match_row_and_not_the_joined_ones(
 ) -> None:
     # Row locking itself is exercised by tests/games/test_concurrency.py (parallel moves on PostgreSQL);
     # here: the lock names the match alone, so seats, players and games stay free for readers.
-    from games.selectors import _select_sql
+    from games.selectors import _MATCH_PLAY_ROW, _MATCH_ROW, _select_sql
 
     match = started_match("tute2")
 
-    for full in (False, True):
-        assert _select_sql(True, full).endswith("FOR UPDATE OF m")
-        assert "FOR UPDATE" not in _select_sql(False, full)
+    for full, match_row in ((False, _MATCH_PLAY_ROW), (True, _MATCH_ROW)):
+        assert _select_sql(True, match_row).endswith("FOR UPDATE OF m")
+        assert "FOR UPDATE" not in _select_sql(False, match_row)
         assert match_loaded(match_id=match.pk, lock=True, full=full) is not None
 
 
