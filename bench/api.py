@@ -753,14 +753,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="peak, baseline and 70 %% of that peak follow each other in R rounds of S/R seconds each (3)",
     )
     parser.add_argument("--concurrency", type=int, default=8, help="client threads at peak, C (8)")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn workers, W (2)")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers, W (4)")
     parser.add_argument(
         "--worker-class",
         choices=("sync", "gthread"),
         default="gthread",
         help="gunicorn worker class (gthread: it keeps connections alive; sync closes each one)",
     )
-    parser.add_argument("--threads", type=int, default=4, help="threads per gthread worker (4)")
+    parser.add_argument("--threads", type=int, default=2, help="threads per gthread worker (2)")
     parser.add_argument(
         "--cache-url", default="", help="CACHE_URL for the throttle counters, e.g. redis://127.0.0.1:6379/9"
     )

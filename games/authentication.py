@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from datetime import timedelta
+from threading import Lock
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.core.cache import cache
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
+from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.locmem import LocMemCache
 from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
@@ -51,17 +56,67 @@ def _cache_key(digest: str) -> str:
     return f"tute:token:{digest}"
 
 
+class ProcessRows:
+    """Token rows kept in this process's memory for a number of seconds each.
+
+    Used where Django's cache is the per-process one (no ``CACHE_URL``): the same reach and lifetime as
+    that cache, without pickling the row and checking its key on every API request.
+    """
+
+    MAX_ROWS = 10_000
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._rows: dict[str, tuple[float, tuple[Any, ...]]] = {}
+        self._lock = Lock()
+        self._clock = clock
+
+    def get(self, key: str) -> tuple[Any, ...] | None:
+        entry = self._rows.get(key)
+        if entry is None or entry[0] <= self._clock():
+            return None
+        return entry[1]
+
+    def set(self, key: str, row: tuple[Any, ...], seconds: float) -> None:
+        with self._lock:
+            now = self._clock()
+            if len(self._rows) >= self.MAX_ROWS:
+                for stale in [k for k, (until, _) in self._rows.items() if until <= now]:
+                    del self._rows[stale]
+                while len(self._rows) >= self.MAX_ROWS:  # then the oldest
+                    del self._rows[next(iter(self._rows))]
+            self._rows.pop(key, None)  # a row set again counts as the newest
+            self._rows[key] = (now + seconds, row)
+
+    def delete(self, key: str) -> None:
+        self._rows.pop(key, None)
+
+    def delete_many(self, keys: list[str]) -> None:
+        for key in keys:
+            self.delete(key)
+
+
+_PROCESS_ROWS = ProcessRows()
+
+
+def _token_rows() -> ProcessRows | BaseCache:
+    """Where token rows are cached: in the process when Django's cache is per-process anyway, else in
+    the shared cache, from which deleting a row reaches every process at once."""
+    shared = caches[DEFAULT_CACHE_ALIAS]
+    return _PROCESS_ROWS if isinstance(shared, LocMemCache) else shared
+
+
 def token_owner(token: str) -> tuple[User, ApiToken] | None:
     """The token's user, with ``user.player`` already loaded when it has one.
 
-    The row is kept in the cache for ``TUTE_TOKEN_CACHE_SECONDS`` (a bot calls several times a move).
-    Deleting a token or saving its account (deactivating it, say) drops the cached row at once, in
-    every process when the cache is shared (``CACHE_URL``); with the per-process default cache, other
-    processes may answer from their copy for up to that many seconds.
+    The row is kept for ``TUTE_TOKEN_CACHE_SECONDS`` (a bot calls several times a move): in the shared
+    cache with ``CACHE_URL``, else in the process (``ProcessRows``). Deleting a token or saving its
+    account (deactivating it, say) drops the cached row at once, in every process when the cache is
+    shared; without it, other processes may answer from their copy for up to that many seconds.
     """
     digest = token_digest(token)
     seconds = settings.TUTE_TOKEN_CACHE_SECONDS
-    row = cache.get(_cache_key(digest)) if seconds > 0 else None
+    rows = _token_rows()
+    row = rows.get(_cache_key(digest)) if seconds > 0 else None
     if row is None:
         with connection.cursor() as cursor:
             cursor.execute(_token_sql(), [digest])
@@ -69,7 +124,7 @@ def token_owner(token: str) -> tuple[User, ApiToken] | None:
         if row is None:
             return None
         if seconds > 0:
-            cache.set(_cache_key(digest), tuple(row), seconds)
+            rows.set(_cache_key(digest), tuple(row), seconds)
     a = _TOKEN_ROW.width
     b = a + _USER_ROW.width
     db = connections[DEFAULT_DB_ALIAS]  # resolved once, not on every attribute of the proxy
@@ -87,9 +142,9 @@ def token_owner(token: str) -> tuple[User, ApiToken] | None:
 def token_forget(sender: type[ApiToken], instance: ApiToken, **kwargs: Any) -> None:
     """However a token is deleted (rotation, the admin, its account deleted), the cache forgets it
     once the deleting transaction commits."""
-    key = _cache_key(instance.digest)
-    cache.delete(key)  # now, and again after commit: a request in between may have cached it again
-    transaction.on_commit(lambda: cache.delete(key))
+    key, rows = _cache_key(instance.digest), _token_rows()
+    rows.delete(key)  # now, and again after commit: a request in between may have cached it again
+    transaction.on_commit(lambda: rows.delete(key))
 
 
 @receiver(post_save, sender=User, dispatch_uid="games.token_forget_user")
@@ -99,8 +154,9 @@ def tokens_of_user_forget(sender: type[User], instance: User, created: bool, **k
         return
     keys = [_cache_key(d) for d in ApiToken.objects.filter(user=instance).values_list("digest", flat=True)]
     if keys:
-        cache.delete_many(keys)
-        transaction.on_commit(lambda: cache.delete_many(keys))
+        rows = _token_rows()
+        rows.delete_many(keys)
+        transaction.on_commit(lambda: rows.delete_many(keys))
 
 
 def _authorization(request: Request) -> bytes:
@@ -130,7 +186,7 @@ class TokenAuthentication(authentication.BaseAuthentication):
         now = timezone.now()
         if api_token.last_used_at is None or now - api_token.last_used_at > LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=api_token.pk).update(last_used_at=now)  # one write per few minutes
-            cache.delete(_cache_key(token_digest(token)))  # its cached row still holds the old time
+            _token_rows().delete(_cache_key(token_digest(token)))  # its cached row holds the old time
         return user, api_token
 
     def authenticate_header(self, request: Request) -> str:

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
+import orjson
 from django.db import connection as default_connection
 from django.db.backends.base.base import BaseDatabaseWrapper
-from django.db.models import Model
+from django.db.models import JSONField, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 
@@ -83,6 +84,8 @@ class RowReader(Generic[M]):
         steps = db.ops.get_db_converters(col) + col.get_db_converters(db)
         if not steps:
             return None
+        if isinstance(field, JSONField) and field.decoder is None:
+            steps = [_orjson_first(field) if step == field.from_db_value else step for step in steps]
 
         def convert(value: Any) -> Any:
             for step in steps:
@@ -90,3 +93,18 @@ class RowReader(Generic[M]):
             return value
 
         return convert
+
+
+def _orjson_first(field: JSONField[Any]) -> Callable[[Any, Any, Any], Any]:
+    """``JSONField.from_db_value`` decoding with orjson: the same values as ``json.loads`` (a match's rules
+    options are read on every play request), and Django's own path for anything orjson refuses."""
+
+    def from_db_value(value: Any, expression: Any, connection: Any) -> Any:
+        if isinstance(value, str | bytes):
+            try:
+                return orjson.loads(value)
+            except orjson.JSONDecodeError:
+                pass
+        return field.from_db_value(value, expression, connection)
+
+    return from_db_value

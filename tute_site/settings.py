@@ -96,7 +96,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "django.contrib.messages.middleware.MessageMiddleware",
+    "tute_site.middleware.WebsiteMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -211,7 +211,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "tute_site.exceptions.exception_handler",
     # Per token (authenticated user) and per client address; 429 with Retry-After past the limit.
-    "DEFAULT_THROTTLE_CLASSES": ["tute_site.api.PerUserThrottle", "tute_site.api.PerAddressThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["tute_site.api.AccountAndAddressThrottle"],
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("TUTE_THROTTLE_USER", "1200/min"),
         "address": os.environ.get("TUTE_THROTTLE_ADDRESS", "3000/min"),

@@ -125,3 +125,30 @@ def test_with_an_init_receiver_every_instance_still_goes_through_the_models_init
 def test_a_reader_refuses_a_column_its_model_does_not_have() -> None:
     with pytest.raises(ValueError, match="no concrete fields"):
         RowReader(Player, ["id", "no_such_column"])
+
+
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"winners": [0], "scores": [101, 29], "note": "cañas \u2028 ñ"},
+        {"big": 2**70, "small": -(2**70)},  # past 64 bits: orjson refuses, Django's json reads it
+        {"deep": [[[[[[[[[[1.5, None, True]]]]]]]]]], "float": 0.1 + 0.2},
+        [],
+        "plain text",
+    ],
+    ids=["usual", "big-integers", "nested-and-floats", "empty-list", "a-string"],
+)
+def test_a_json_column_reads_as_the_orm_reads_it(started_match: Callable[..., Match], stored: Any) -> None:
+    # given: a match whose JSON result holds the value (JSONField stores any JSON value)
+    match = started_match("tute2")
+    Match.objects.filter(pk=match.pk).update(result=stored)
+    reader = RowReader(Match, ["id", "options", "result"])
+
+    # when: the reader builds the instance
+    instance = reader.read(row_of(reader, match.pk), connections[DEFAULT_DB_ALIAS])
+
+    # then: the same values and types as the ORM's
+    assert instance is not None
+    orm = Match.objects.get(pk=match.pk)
+    assert (instance.result, instance.options) == (orm.result, orm.options) == (stored, match.options)
+    assert type(instance.result) is type(orm.result)

@@ -27,7 +27,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from games.models import Match, Player
 from games.services import token_create
 from tests.factories import PlayerFactory
-from tute_site.api import OrjsonRenderer, WindowCounterThrottle, window_count
+from tute_site.api import AccountAndAddressThrottle, OrjsonRenderer, window_count, window_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -131,10 +131,7 @@ def test_a_throttled_write_changes_nothing(rates: dict[str, str]) -> None:
 
 
 def test_the_default_rates_are_the_documented_ones() -> None:
-    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] == [
-        "tute_site.api.PerUserThrottle",
-        "tute_site.api.PerAddressThrottle",
-    ]
+    assert settings.REST_FRAMEWORK["DEFAULT_THROTTLE_CLASSES"] == ["tute_site.api.AccountAndAddressThrottle"]
     assert set(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]) == {"user", "address"}
 
 
@@ -210,7 +207,7 @@ def test_the_count_starts_again_in_the_next_window(
     # given: 2 requests a minute per account, and a clock the test moves
     rates["user"] = "2/min"
     now = [1_000_000 * 60 + 30.0]  # half way through a minute's window
-    monkeypatch.setattr(WindowCounterThrottle, "timer", lambda self: now[0])
+    monkeypatch.setattr(AccountAndAddressThrottle, "timer", lambda self: now[0])
     client = token_client(PlayerFactory())
     assert [client.get("/api/v1/me/").status_code for _ in range(3)] == [200, 200, 429]
 
@@ -259,6 +256,82 @@ def test_a_window_counter_in_the_local_cache_starts_at_one_and_counts_on() -> No
     key = f"throttle_address_{uuid.uuid4().hex}:1"
     assert [window_count(cache, key, 61) for _ in range(3)] == [1, 2, 3]
     assert cache.get(key) == 3
+
+
+def test_window_counts_on_redis_count_every_key_in_one_round_trip(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given: Django's Redis cache on the test's Redis server, and a count of pipelines sent
+    import redis.client
+    from django.core.cache.backends.redis import RedisCache
+
+    redis_cache = RedisCache(redis_url, {"KEY_PREFIX": f"test-windows-{uuid.uuid4().hex}"})
+    sent: list[int] = []
+    execute = redis.client.Pipeline.execute
+
+    def counted(pipe: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append(len(pipe.command_stack))
+        return execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", counted)
+
+    # when: two requests are counted under an account's key and an address's key
+    counters = [("throttle_user_7:1", 61), ("throttle_address_10.0.0.1:1", 3601)]
+    counts = [window_counts(redis_cache, counters) for _ in range(2)]
+
+    # then: the counts follow on per key, each request took one pipeline of INCR and EXPIRE per key
+    assert counts == [[1, 1], [2, 2]]
+    assert sent == [4, 4]
+    for key, ttl in counters:
+        full_key = redis_cache.make_and_validate_key(key)
+        client = redis_cache._cache.get_client(full_key)  # type: ignore[attr-defined]
+        assert 0 < client.ttl(full_key) <= ttl
+        redis_cache.delete(key)
+
+
+def test_each_limit_counts_in_its_own_window_and_the_wait_is_the_longest(
+    rates: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given: 1 request an hour per account, 2 a minute per address, and a clock the test sets
+    rates.update(user="1/hour", address="2/min")
+    now = [1_000 * 3600 + 600.0]  # ten minutes into an hour, so no minute's window ends with it
+    monkeypatch.setattr(AccountAndAddressThrottle, "timer", lambda self: now[0])
+    client = token_client(PlayerFactory(), "10.0.0.31")
+
+    # when: a second request, then a third past the address's limit too
+    assert client.get("/api/v1/me/").status_code == 200
+    second = client.get("/api/v1/me/")
+    third = client.get("/api/v1/me/")
+
+    # then: the account waits for its hour's window to end, whichever limit is also over
+    assert (second.status_code, int(second["Retry-After"])) == (429, 3000)
+    assert (third.status_code, int(third["Retry-After"])) == (429, 3000)
+
+
+def test_a_refused_request_still_counts_against_both_limits(rates: dict[str, str]) -> None:
+    # as DRF's own throttles do: each limit counts every request it sees
+    rates.update(user="1/min", address="1000/min")
+    player = PlayerFactory()
+    client = token_client(player, "10.0.0.32")
+
+    statuses = [client.get("/api/v1/me/").status_code for _ in range(3)]
+
+    assert statuses == [200, 429, 429]
+    assert window_counters() == {f"throttle_user_{player.user.pk}": 3, "throttle_address_10.0.0.32": 3}
+
+
+def window_counters() -> dict[str, int]:
+    """The throttle counters in the local cache, by key without their window's number."""
+    keys = [full_key.split(":", 2)[-1] for full_key in cache._cache]  # type: ignore[attr-defined]
+    return {key.rsplit(":", 1)[0]: cache.get(key) for key in keys if key.startswith("throttle_")}
+
+
+def test_an_anonymous_request_counts_only_against_its_address(rates: dict[str, str]) -> None:
+    rates.update(user="1/min", address="1000/min")
+    client = APIClient(REMOTE_ADDR="10.0.0.33")
+
+    assert [client.get("/api/v1/matches/").status_code for _ in range(3)] == [200, 200, 200]
+    assert window_counters() == {"throttle_address_10.0.0.33": 3}
 
 
 @pytest.mark.parametrize(
@@ -325,3 +398,49 @@ def test_api_answers_are_rendered_by_the_orjson_renderer(anon_client: APIClient)
     assert response.status_code == 200
     assert isinstance(response.accepted_renderer, OrjsonRenderer)
     assert json.loads(response.content) == response.data
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"action": "play:1o", "ply": 3}',
+        '{"name": "Caña \u2028 ñ", "list": [1.5, null, true, {"a": []}]}'.encode(),
+        b'{"ply": 1180591620717411303424}',  # past 64 bits: orjson refuses, DRF's parser reads it
+        b'{"a": 1, "a": 2}',
+        b"[]",
+    ],
+    ids=["action", "unicode-and-nesting", "big-integer", "repeated-key", "a-list"],
+)
+def test_a_json_body_parses_as_drfs_parser_parses_it(body: bytes) -> None:
+    import io
+
+    from rest_framework.parsers import JSONParser
+
+    from tute_site.api import LimitedJSONParser
+
+    context = {"encoding": "utf-8"}
+    parsed = LimitedJSONParser().parse(io.BytesIO(body), "application/json", context)
+    assert parsed == JSONParser().parse(io.BytesIO(body), "application/json", context)
+
+
+@pytest.mark.parametrize("body", [b'{"ply": 1', b'{"ply": NaN}', b'{"ply": Infinity}', b'\xff{"a": 1}'])
+def test_a_body_that_is_not_json_gets_drfs_parse_error(body: bytes) -> None:
+    import io
+
+    from rest_framework.exceptions import ParseError
+
+    from tute_site.api import LimitedJSONParser
+
+    with pytest.raises(ParseError) as refused:
+        LimitedJSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "utf-8"})
+    assert str(refused.value.detail).startswith("JSON parse error")
+
+
+def test_a_body_in_a_declared_charset_other_than_utf8_is_read_in_it() -> None:
+    import io
+
+    from tute_site.api import LimitedJSONParser
+
+    body = '{"name": "Caña"}'.encode("latin-1")  # not UTF-8
+    parsed = LimitedJSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "latin-1"})
+    assert parsed == {"name": "Caña"}
