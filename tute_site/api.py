@@ -10,8 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 from django.conf import settings
+from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
+from django.utils.connection import ConnectionProxy
 from rest_framework import exceptions, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
@@ -130,6 +132,8 @@ def window_counts(cache: BaseCache, counters: list[tuple[str, int]]) -> list[int
     take three: SET NX, EXISTS, INCR, for each key). Elsewhere ``incr`` first, since the key exists for
     all but a window's first request; ``add`` starts the window.
     """
+    if isinstance(cache, ConnectionProxy):  # django.core.cache.cache (the throttles'): this thread's cache
+        cache = caches[DEFAULT_CACHE_ALIAS]
     if isinstance(cache, RedisCache):
         keys = [(cache.make_and_validate_key(key), ttl) for key, ttl in counters]
         client = cache._cache.get_client(keys[0][0], write=True)  # type: ignore[attr-defined]

@@ -242,7 +242,7 @@ TUTE_TOKEN_CACHE_SECONDS = env_int("TUTE_TOKEN_CACHE_SECONDS", 10)
 
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+        {"BACKEND": "tute_site.cache.RedisCache", "LOCATION": CACHE_URL}
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

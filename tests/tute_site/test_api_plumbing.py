@@ -289,6 +289,38 @@ def test_window_counts_on_redis_count_every_key_in_one_round_trip(
         redis_cache.delete(key)
 
 
+def test_with_a_shared_cache_the_throttle_counts_both_limits_in_one_round_trip(
+    rates: dict[str, str], settings: Any, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given: the cache on Redis, as with CACHE_URL (the throttles reach it through Django's proxy)
+    import redis.client
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "tute_site.cache.RedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"test-throttle-{uuid.uuid4().hex}",
+        }
+    }
+    rates.update(user="2/min", address="1000/min")
+    sent: list[list[str]] = []
+    execute = redis.client.Pipeline.execute
+
+    def counted(pipe: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append([str(command[0][0]) for command in pipe.command_stack])
+        return execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", counted)
+    client = token_client(PlayerFactory(), "10.0.0.34")
+
+    # when: three requests from one account
+    statuses = [client.get("/api/v1/me/").status_code for _ in range(3)]
+
+    # then: the account's limit holds, and each request counted both limits in one pipeline
+    assert statuses == [200, 200, 429]
+    assert sent == [["INCRBY", "EXPIRE", "INCRBY", "EXPIRE"]] * 3
+
+
 def test_each_limit_counts_in_its_own_window_and_the_wait_is_the_longest(
     rates: dict[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
