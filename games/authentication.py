@@ -88,7 +88,8 @@ class ProcessRows:
             self._rows[key] = (now + seconds, row)
 
     def delete(self, key: str) -> None:
-        self._rows.pop(key, None)
+        with self._lock:  # not while set() walks the rows to make room
+            self._rows.pop(key, None)
 
     def delete_many(self, keys: list[str]) -> None:
         for key in keys:

@@ -70,9 +70,10 @@ class AccountAndAddressThrottle(SimpleRateThrottle):
 
     One class for both limits, so that DRF's per-throttle work runs once a request and, with
     ``CACHE_URL``, both counters move in one Redis round trip rather than one each; both move on every
-    request, refused or not, as with DRF's throttles. DRF's own throttle keeps a list of every request's timestamp in the window and
-    stores it back on each request, so its cost grows with the rate; a counter costs the same at any
-    rate, at the price that a client may spend two windows' worth across a window boundary.
+    request, refused or not, as with DRF's throttles. DRF's own throttle keeps a list of every
+    request's timestamp in the window and stores it back on each request, so its cost grows with the
+    rate; a counter costs the same at any rate, at the price that a client may spend two windows' worth
+    across a window boundary.
     """
 
     SCOPES = ("user", "address")
@@ -117,11 +118,6 @@ def _parsed_rate(rate: str) -> tuple[int, int]:
     limit, seconds = SimpleRateThrottle.parse_rate(None, rate)  # type: ignore[arg-type]  # reads no self
     assert limit is not None and seconds is not None
     return limit, seconds
-
-
-def window_count(cache: BaseCache, key: str, ttl: int) -> int:
-    """Count one request under ``key`` (a window's counter living ``ttl`` seconds); the new count."""
-    return window_counts(cache, [(key, ttl)])[0]
 
 
 def window_counts(cache: BaseCache, counters: list[tuple[str, int]]) -> list[int]:

@@ -27,7 +27,7 @@ from rest_framework.throttling import SimpleRateThrottle
 from games.models import Match, Player
 from games.services import token_create
 from tests.factories import PlayerFactory
-from tute_site.api import AccountAndAddressThrottle, OrjsonRenderer, window_count, window_counts
+from tute_site.api import AccountAndAddressThrottle, OrjsonRenderer, window_counts
 
 pytestmark = pytest.mark.django_db
 
@@ -241,7 +241,7 @@ def test_a_window_counter_on_redis_counts_on_and_expires_with_its_window(redis_u
     key = "throttle_user_7:123"
 
     # when: three requests are counted
-    counts = [window_count(redis_cache, key, 61) for _ in range(3)]
+    counts = [window_counts(redis_cache, [(key, 61)])[0] for _ in range(3)]
 
     # then: the counts follow on, the cache reads the same number, and the window's key expires
     assert counts == [1, 2, 3]
@@ -254,7 +254,7 @@ def test_a_window_counter_on_redis_counts_on_and_expires_with_its_window(redis_u
 
 def test_a_window_counter_in_the_local_cache_starts_at_one_and_counts_on() -> None:
     key = f"throttle_address_{uuid.uuid4().hex}:1"
-    assert [window_count(cache, key, 61) for _ in range(3)] == [1, 2, 3]
+    assert [window_counts(cache, [(key, 61)]) for _ in range(3)] == [[1], [2], [3]]
     assert cache.get(key) == 3
 
 
