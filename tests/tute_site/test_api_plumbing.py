@@ -258,22 +258,32 @@ def test_a_window_counter_in_the_local_cache_starts_at_one_and_counts_on() -> No
     assert cache.get(key) == 3
 
 
-def test_window_counts_on_redis_count_every_key_in_one_round_trip(
-    redis_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # given: Django's Redis cache on the test's Redis server, and a count of pipelines sent
+@pytest.fixture
+def pipelines(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The Redis pipelines sent during the test, each as its commands' names."""
     import redis.client
+
+    sent: list[list[str]] = []
+    execute = redis.client.Pipeline.execute
+
+    def recorded(pipe: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append([str(command[0][0]) for command in pipe.command_stack])
+        return execute(pipe, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.Pipeline, "execute", recorded)
+    return sent
+
+
+ONE_ROUND_TRIP_FOR_BOTH = ["INCRBY", "EXPIRE", "INCRBY", "EXPIRE"]
+
+
+def test_window_counts_on_redis_count_every_key_in_one_round_trip(
+    redis_url: str, pipelines: list[list[str]]
+) -> None:
+    # given: Django's Redis cache on the test's Redis server
     from django.core.cache.backends.redis import RedisCache
 
     redis_cache = RedisCache(redis_url, {"KEY_PREFIX": f"test-windows-{uuid.uuid4().hex}"})
-    sent: list[int] = []
-    execute = redis.client.Pipeline.execute
-
-    def counted(pipe: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append(len(pipe.command_stack))
-        return execute(pipe, *args, **kwargs)
-
-    monkeypatch.setattr(redis.client.Pipeline, "execute", counted)
 
     # when: two requests are counted under an account's key and an address's key
     counters = [("throttle_user_7:1", 61), ("throttle_address_10.0.0.1:1", 3601)]
@@ -281,7 +291,7 @@ def test_window_counts_on_redis_count_every_key_in_one_round_trip(
 
     # then: the counts follow on per key, each request took one pipeline of INCR and EXPIRE per key
     assert counts == [[1, 1], [2, 2]]
-    assert sent == [4, 4]
+    assert pipelines == [ONE_ROUND_TRIP_FOR_BOTH] * 2
     for key, ttl in counters:
         full_key = redis_cache.make_and_validate_key(key)
         client = redis_cache._cache.get_client(full_key)  # type: ignore[attr-defined]
@@ -290,11 +300,9 @@ def test_window_counts_on_redis_count_every_key_in_one_round_trip(
 
 
 def test_with_a_shared_cache_the_throttle_counts_both_limits_in_one_round_trip(
-    rates: dict[str, str], settings: Any, redis_url: str, monkeypatch: pytest.MonkeyPatch
+    rates: dict[str, str], settings: Any, redis_url: str, pipelines: list[list[str]]
 ) -> None:
     # given: the cache on Redis, as with CACHE_URL (the throttles reach it through Django's proxy)
-    import redis.client
-
     settings.CACHES = {
         "default": {
             "BACKEND": "tute_site.cache.RedisCache",
@@ -303,14 +311,6 @@ def test_with_a_shared_cache_the_throttle_counts_both_limits_in_one_round_trip(
         }
     }
     rates.update(user="2/min", address="1000/min")
-    sent: list[list[str]] = []
-    execute = redis.client.Pipeline.execute
-
-    def counted(pipe: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append([str(command[0][0]) for command in pipe.command_stack])
-        return execute(pipe, *args, **kwargs)
-
-    monkeypatch.setattr(redis.client.Pipeline, "execute", counted)
     client = token_client(PlayerFactory(), "10.0.0.34")
 
     # when: three requests from one account
@@ -318,7 +318,7 @@ def test_with_a_shared_cache_the_throttle_counts_both_limits_in_one_round_trip(
 
     # then: the account's limit holds, and each request counted both limits in one pipeline
     assert statuses == [200, 200, 429]
-    assert sent == [["INCRBY", "EXPIRE", "INCRBY", "EXPIRE"]] * 3
+    assert pipelines == [ONE_ROUND_TRIP_FOR_BOTH] * 3
 
 
 def test_each_limit_counts_in_its_own_window_and_the_wait_is_the_longest(
