@@ -276,7 +276,9 @@
           return r.ok ? r.json() : null;
         })
         .then(function (d) {
-          if (!d) return;
+          // A poll sent before this page's own action may answer after it: never draw an older ply
+          // over a newer one (its buttons would offer a move for a turn that has passed).
+          if (!d || (current && d.ply < current.ply)) return;
           if (force || !current || d.ply !== current.ply || d.status !== current.status || !!d.legal !== !!current.legal) {
             render(d);
           }
