@@ -369,8 +369,10 @@ class Table:
         source = self._sing_source(seat)
         suits = [s for s in range(4) if not (self.sung >> s) & 1 and source & PAIR_MASK[s] == PAIR_MASK[s]]
         if self.rules.forty_before_twenty:
+            # "Holds the trump pair" reads the same cards as the cante itself (RULES.md 3): with
+            # cante_before_draw, the hand held when the trick was won.
             trump = self.trump
-            if not (self.sung >> trump) & 1 and self.hands[seat] & PAIR_MASK[trump] == PAIR_MASK[trump]:
+            if not (self.sung >> trump) & 1 and source & PAIR_MASK[trump] == PAIR_MASK[trump]:
                 suits = [s for s in suits if s == trump]
         return suits
 
