@@ -358,3 +358,19 @@ def test_a_no_show_through_the_api(orga_api: APIClient, client_for: Callable) ->
     assert (response.json()["winner"], response.json()["forfeit"]) == (row["entrants"][0]["id"], True)
     again = orga_api.post(url, {"entrant": absent}, format="json")
     assert (again.status_code, again.json()["code"]) == (409, "wrong_status")
+
+
+def test_the_format_filter_of_the_list_works(orga_api: APIClient, client_for: Callable) -> None:
+    # given: a Swiss tournament and an elimination
+    create(orga_api, name="Suizo", format="swiss", swiss_rounds=3)
+    create(orga_api, name="Copa")
+    anon = client_for(None)
+
+    # when / then: ?format= filters (DRF's response-type override is off), and a bad value is a 400
+    swiss = anon.get("/api/v1/tournaments/?format=swiss")
+    assert swiss.status_code == 200 and [t["name"] for t in swiss.json()["results"]] == ["Suizo"]
+    assert [t["name"] for t in anon.get("/api/v1/tournaments/?format=single_elim").json()["results"]] == [
+        "Copa"
+    ]
+    bad = anon.get("/api/v1/tournaments/?format=json")
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid") and "format" in bad.json()["detail"]

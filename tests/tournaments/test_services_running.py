@@ -87,6 +87,23 @@ def test_seeding_by_hand_takes_the_organisers_order(
     assert seeds_of(t) == [c.pk, a.pk, b.pk]
 
 
+@pytest.mark.parametrize("seeding", ["rating", "random"])
+def test_an_order_for_a_tournament_not_seeded_by_hand_is_refused_and_changes_nothing(
+    make_tournament: Make, enter: Enter, organiser: Player, seeding: str
+) -> None:
+    # given: a tournament seeded by rating (or at random) and three entrants
+    t = make_tournament(seeding=seeding)
+    a, b, c = enter(t, 3)
+
+    # when / then: an order (complete or not) is refused with the reason, and nothing has started
+    for order in ([c.pk, a.pk, b.pk], [a.pk]):
+        with pytest.raises(InvalidSeeding) as refused:
+            tournament_start(tournament_id=t.pk, by=organiser, order=order)
+        assert "manual" in refused.value.message and refused.value.detail == {"seeding": seeding}
+    assert refreshed(t).status == Tournament.Status.REGISTRATION and not refreshed(t).seeds
+    assert set(Entrant.objects.filter(tournament=t).values_list("seed", flat=True)) == {None}
+
+
 def test_random_seeding_is_a_permutation(make_tournament: Make, enter: Enter, organiser: Player) -> None:
     t = make_tournament(seeding="random")
     ids = {e.pk for e in enter(t, 6)}

@@ -57,13 +57,20 @@ def tournament_start(
     ``by`` is the organiser (None: the sweeper, at ``starts_at``). With a check-in window, whoever did
     not check in is absent and does not play. Seeding: by rating (the game's pool; a pair by its pairs
     rating, else its two players' mean; unrated: the initial rating), at random, or by hand (``order``:
-    every entrant id once; without it, registration order).
+    every entrant id once; without it, registration order). An ``order`` for a tournament that does not
+    seed by hand is refused (``invalid_seeding``), never silently ignored.
     """
     tournament = lock_tournament(tournament_id)
     if by is not None:
         require_organiser(tournament.club, by)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise WrongStatus("The tournament has already started.")
+    if order is not None and tournament.seeding != Tournament.Seeding.MANUAL:
+        raise InvalidSeeding(
+            f"This tournament seeds {tournament.get_seeding_display().lower()} ({tournament.seeding!r}): "
+            "an order is for manual seeding. Set seeding to 'manual' first, or start without an order.",
+            detail={"seeding": tournament.seeding},
+        )
     at = now or timezone.now()
     entrants = list(
         Entrant.objects.filter(tournament=tournament, status__in=ENTERED)
