@@ -7,9 +7,10 @@ the services check (``not_organiser``, 403).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -142,10 +143,20 @@ class MatchRowOutput(Serializer):
     match_id = serializers.IntegerField(allow_null=True, help_text="The games match (/api/v1/matches/<id>/).")
     entrants = EntrantOutput(many=True, help_text="In seat order; Tute 4: pair i sits at seats i and i+2.")
     winner = serializers.IntegerField(allow_null=True)
-    points = serializers.ListField(child=serializers.FloatField(), allow_null=True)
+    points = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="Tournament points by position (a number; `points_exact` has the exact fractions).",
+    )
+    points_exact = serializers.SerializerMethodField(
+        help_text='The same points exactly, as fractions in text: "1/3", "1", "0".'
+    )
     games_won = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     card_points = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     forfeit = serializers.BooleanField()
+
+    def get_points_exact(self, row: Any) -> list[str] | None:
+        return [str(p) for p in row.points] if row.points is not None else None
 
 
 class RoundOutput(Serializer):
@@ -159,9 +170,15 @@ class RoundOutput(Serializer):
 class StandingOutput(Serializer):
     rank = serializers.IntegerField()
     entrant = EntrantOutput()
-    points = serializers.FloatField()
+    points = serializers.FloatField(help_text="Tournament points (`points_exact` has the exact fraction).")
+    points_exact = serializers.SerializerMethodField(help_text='Points as an exact fraction: "13/6", "2".')
     played = serializers.IntegerField()
-    tie_breaks = serializers.DictField(child=serializers.FloatField())
+    tie_breaks = serializers.DictField(
+        child=serializers.FloatField(), help_text="By name, in the tournament's order (docs/TOURNAMENTS.md)."
+    )
+
+    def get_points_exact(self, row: Any) -> str:
+        return str(row.points)
 
 
 class BracketSlotOutput(Serializer):
@@ -206,6 +223,24 @@ class CorrectionOutput(Serializer):
     after = serializers.JSONField()
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+@extend_schema_field({"oneOf": [{"type": "number"}, {"type": "string", "example": "1/3"}]})
+class PointInput(serializers.Field):
+    """Tournament points as a number (0.5) or an exact fraction in text ("1/3")."""
+
+    default_error_messages = {"invalid": 'A number or a fraction such as "1/3" is required.'}
+
+    def to_internal_value(self, data: Any) -> Fraction:
+        if isinstance(data, bool) or not isinstance(data, int | float | str) or len(str(data)) > 24:
+            self.fail("invalid")
+        try:
+            return Fraction(str(data))
+        except (ValueError, ZeroDivisionError):
+            self.fail("invalid")
+
+    def to_representation(self, value: Any) -> str:
+        return str(value)
 
 
 # -- clubs ----------------------------------------------------------------------------------------------------
@@ -616,11 +651,25 @@ class CorrectionListCreateApi(APIView):
             required=False, allow_null=True, help_text="An entrant id; null: a draw."
         )
         points = serializers.ListField(
-            child=serializers.FloatField(min_value=0, max_value=1),
+            child=PointInput(),
             required=False,
             allow_null=True,
             max_length=6,
-            help_text="Pocha tables: each player's points, in seat order.",
+            help_text='Pocha tables: each player\'s points (0 to 1), in seat order: exact ("1/3") or decimal.',
+        )
+        games_won = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=99),
+            required=False,
+            allow_null=True,
+            max_length=6,
+            help_text="Games won by position; without it the corrected match counts no games won.",
+        )
+        card_points = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=100_000),
+            required=False,
+            allow_null=True,
+            max_length=6,
+            help_text="Card points by position; without them the corrected match counts none.",
         )
         reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
@@ -642,6 +691,8 @@ class CorrectionListCreateApi(APIView):
             by=signed_in(request),
             winner=v.get("winner"),
             points=v.get("points"),
+            games_won=v.get("games_won"),
+            card_points=v.get("card_points"),
             reason=v["reason"],
         )
         row = tournament_match(tournament=found(tournament_id), tournament_match_id=tm.pk)

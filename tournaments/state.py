@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from games.models import Game, Match
@@ -24,7 +25,23 @@ from tournaments.pairing import (
 )
 
 #: Tournament points of a two-entrant match: win, draw (equal games and card points), loss.
-WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
+
+
+# -- points, exact ------------------------------------------------------------------------------------
+#
+# Tournament points are exact fractions (a Pocha table of n scores in halves of 1/(n - 1)): stored as
+# their text ("1/3", "1", "0"), summed and compared as ``Fraction``, rounded only where shown.
+
+
+def stored_points(points: Iterable[Fraction]) -> list[str]:
+    """Points as a ``TournamentMatch.points`` JSON value: each one's exact text."""
+    return [str(Fraction(p)) for p in points]
+
+
+def points_of(value: Iterable[Any]) -> tuple[Fraction, ...]:
+    """A stored ``points`` list read back exactly (texts such as "1/3"; ints)."""
+    return tuple(Fraction(p) for p in value)
 
 
 def withdrawn_ids(tournament: Tournament) -> set[int]:
@@ -70,7 +87,7 @@ def encounters_of(matches: Iterable[TournamentMatch]) -> list[Encounter]:
         if tm.status != TournamentMatch.Status.DONE or tm.points is None:
             continue
         entrants = tuple(slot_entrants(tm))
-        points = tuple(float(p) for p in tm.points)
+        points = points_of(tm.points)
         games = tuple(int(g) for g in tm.games_won) if tm.games_won else ()
         cards = tuple(int(c) for c in tm.card_points) if tm.card_points else ()
         out.append(Encounter(tm.round.number, entrants, points, games, cards))
@@ -84,9 +101,9 @@ class Row:
 
     rank: int
     entrant: int
-    points: float
+    points: Fraction
     played: int
-    tie_breaks: tuple[float, ...]
+    tie_breaks: tuple[Fraction, ...]
 
 
 def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | None = None) -> list[Row]:
@@ -114,7 +131,7 @@ def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | No
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    points: list[float]
+    points: list[Fraction]
     games_won: list[int]
     card_points: list[int]
     #: The winning position for a two-entrant match (None: a draw); for a table, the best position.
@@ -154,7 +171,7 @@ def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds
             winner = 0 if seeds[0] < seeds[1] else 1
             return Outcome([LOSS, LOSS], games, cards, winner, True)
         totals = [float("-inf") if withdrawn[i] else 0.0 for i in range(positions)]
-        return Outcome(_table_points(totals), games, cards, _best(totals, seeds), True)
+        return Outcome(table_points(totals), games, cards, _best(totals, seeds), True)
     if positions == 2:
         winners = [int(w) for w in result.get("winners", [])]
         if len(winners) == 1:
@@ -163,7 +180,7 @@ def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds
     totals = [float(c) for c in cards]
     if conceded is not None:
         totals[_position(match, int(conceded))] = float("-inf")
-    return Outcome(_table_points(totals), games, cards, _best(totals, seeds), forfeit)
+    return Outcome(table_points(totals), games, cards, _best(totals, seeds), forfeit)
 
 
 def elimination_winner(outcome: Outcome, seeds: Sequence[int]) -> int:
@@ -179,16 +196,17 @@ def _position(match: Match, seat: int) -> int:
     return seat % 2 if match.game == Match.GameName.TUTE4 else seat
 
 
-def _pair_points(winner: int) -> list[float]:
+def _pair_points(winner: int) -> list[Fraction]:
     return [WIN, LOSS] if winner == 0 else [LOSS, WIN]
 
 
-def _table_points(totals: Sequence[float]) -> list[float]:
+def table_points(totals: Sequence[float]) -> list[Fraction]:
+    """Each player's share of the table mates it finished ahead of (half for a tie), exactly."""
     n = len(totals)
     out = []
     for i, mine in enumerate(totals):
-        beaten = sum(1.0 if mine > t else 0.5 if mine == t else 0.0 for j, t in enumerate(totals) if j != i)
-        out.append(round(beaten / (n - 1), 6))
+        halves = sum(2 if mine > t else 1 if mine == t else 0 for j, t in enumerate(totals) if j != i)
+        out.append(Fraction(halves, 2 * (n - 1)))
     return out
 
 

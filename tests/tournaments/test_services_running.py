@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
+from fractions import Fraction
 from itertools import combinations
 from unittest import mock
 
@@ -42,7 +43,7 @@ from tournaments.services import (
     tournaments_sweep,
     withdraw,
 )
-from tournaments.state import done_matches, standings_of
+from tournaments.state import done_matches, points_of, standings_of
 
 pytestmark = pytest.mark.django_db
 Make = Callable[..., Tournament]
@@ -209,7 +210,7 @@ def test_a_result_is_recorded_once_and_completes_the_round(
     # then: recorded by the first only; the round is complete
     assert (first, second) == (True, False)
     tm.refresh_from_db()
-    assert (tm.status, tm.winner_id, tm.points, tm.forfeit) == ("done", a.pk, [1.0, 0.0], False)
+    assert (tm.status, tm.winner_id, tm.points, tm.forfeit) == ("done", a.pk, ["1", "0"], False)
     assert Round.objects.get(tournament=t, number=1).status == "complete"
 
     # and: the advance task ends the tournament, once
@@ -366,7 +367,7 @@ def test_round_robin_everyone_meets_everyone(
     )
     rows = standings_table(tournament=t)
     assert list(rows[0].tie_breaks) == ["sonneborn_berger", "head_to_head"]
-    assert [r.tie_breaks["sonneborn_berger"] for r in rows] == [
+    assert [str(r.tie_breaks["sonneborn_berger"]) for r in rows] == [
         row["tie_breaks"][0] for row in t.final_standings
     ]
 
@@ -438,8 +439,8 @@ def test_pocha_tables_are_seated_by_standings_and_played_out(
     assert t.status == "finished" and Round.objects.filter(tournament=t).count() == 2
     for tm in TournamentMatch.objects.filter(tournament=t):
         n = tm.slots.count()
-        assert tm.points is not None and all(0.0 <= p <= 1.0 for p in tm.points)
-        assert sum(tm.points) == pytest.approx(n / 2, abs=1e-4)  # one point shared per two players
+        assert tm.points is not None and all(0 <= p <= 1 for p in points_of(tm.points))
+        assert sum(points_of(tm.points)) == Fraction(n, 2)  # one point shared per two players, exactly
     after_one = standings_of(t, [tm for tm in done_matches(t) if tm.round.number == 1])
     top_table = TournamentMatch.objects.get(tournament=t, code="R2.T1")
     assert [e.pk for e in entrants_in(top_table)] == [row.entrant for row in after_one[:4]]
@@ -543,7 +544,7 @@ def test_an_aborted_match_with_nobody_withdrawn_sends_the_better_seed_through(
     assert tm.match is not None
     match_abort(match_id=tm.match.pk, by=organiser)
     recorded = match_result_record(match_id=tm.match.pk)
-    assert recorded is not None and recorded.points == [0.0, 0.0]
+    assert recorded is not None and recorded.points == ["0", "0"]
     assert recorded.winner_id == seeds_of(t)[0]
 
 
@@ -629,7 +630,7 @@ def test_an_organiser_records_a_no_show_as_a_walkover(
     recorded = no_show(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, entrant_id=b.pk)
 
     # then: a wins by walkover; the games match is called off; the bracket shows the walkover
-    assert (recorded.winner_id, recorded.forfeit, recorded.points) == (a.pk, True, [1.0, 0.0])
+    assert (recorded.winner_id, recorded.forfeit, recorded.points) == (a.pk, True, ["1", "0"])
     assert tm.match is not None and Match.objects.get(pk=tm.match.pk).status == "aborted"
     view = bracket_view(tournament=refreshed(t))
     assert view is not None and view.sections[0].rounds[0][0].status == "walkover"

@@ -8,6 +8,7 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from fractions import Fraction
 
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ from tournaments.models import Entrant, Round, Slot, Tournament, TournamentMatch
 from tournaments.pairing import Bracket, History, Pairing, Status, round_robin, seat_tables, swiss_round
 from tournaments.pairing import Round as PairingRound
 from tournaments.services.common import queue
-from tournaments.state import LOSS, WIN, bracket_of, slot_entrants, standings_of, withdrawn_ids
+from tournaments.state import LOSS, WIN, bracket_of, slot_entrants, standings_of, stored_points, withdrawn_ids
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ class Planned:
     code: str
     kind: str
     entrants: tuple[int, ...]
-    points: tuple[float, ...] = ()
+    points: tuple[Fraction, ...] = ()
     winner: int | None = None  # an entrant id
 
 
@@ -79,7 +80,8 @@ def _plan(tournament: Tournament, number: int) -> _Plan:
         assert tournament.swiss_rounds is not None
         if number > tournament.swiss_rounds or len(active) < 2:
             return _Plan(finished=True)
-        scores = {row.entrant: row.points for row in standings_of(tournament)}
+        # Swiss points are whole or half points: exact as floats.
+        scores = {row.entrant: float(row.points) for row in standings_of(tournament)}
         clubs = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "club_id"))
         next_round = swiss_round(
             active,
@@ -103,7 +105,9 @@ def _plan(tournament: Tournament, number: int) -> _Plan:
     )
 
 
-def _rows_of(round_: PairingRound, withdrawn: set[int], *, bye_points: float, number: int) -> list[Planned]:
+def _rows_of(
+    round_: PairingRound, withdrawn: set[int], *, bye_points: Fraction, number: int
+) -> list[Planned]:
     rows = []
     for board, p in enumerate(round_.pairings, start=1):
         code = f"R{number}.B{board}"
@@ -209,7 +213,7 @@ def add_match(
         kind=row.kind,
         match=games_match,
         status=TournamentMatch.Status.DONE if done else TournamentMatch.Status.PLAYING,
-        points=list(row.points) if done else None,
+        points=stored_points(row.points) if done else None,
         winner_id=row.winner,
         forfeit=row.kind == TournamentMatch.Kind.WALKOVER,
         recorded_at=now if done else None,
@@ -259,14 +263,15 @@ def _finish(tournament: Tournament, now: datetime) -> None:
 
 def final_rows(tournament: Tournament) -> list[dict[str, object]]:
     """The standings as stored at the end: ``tie_breaks`` is a list, in the tournament's tie-break order
-    (a JSON object would not keep that order in PostgreSQL's jsonb)."""
+    (a JSON object would not keep that order in PostgreSQL's jsonb); points and tie-breaks as exact
+    texts ("13/6")."""
     return [
         {
             "rank": row.rank,
             "entrant": row.entrant,
-            "points": row.points,
+            "points": str(row.points),
             "played": row.played,
-            "tie_breaks": list(row.tie_breaks),
+            "tie_breaks": [str(value) for value in row.tie_breaks],
         }
         for row in standings_of(tournament)
     ]

@@ -36,7 +36,15 @@ from tournaments.pairing import PairingError, seed
 from tournaments.services.common import lock_tournament, queue, require_organiser
 from tournaments.services.rounds import add_match, advance_rounds, complete_round_if_done, derived_walkovers
 from tournaments.services.setup import ENTERED, entrant_of, organiser_or_self
-from tournaments.state import bracket_of, elimination_winner, outcome_of, slot_entrants
+from tournaments.state import (
+    LOSS,
+    WIN,
+    bracket_of,
+    elimination_winner,
+    outcome_of,
+    slot_entrants,
+    stored_points,
+)
 from tute_site.exceptions import ApplicationError
 
 log = logging.getLogger(__name__)
@@ -161,7 +169,7 @@ def match_result_record(*, match_id: int) -> TournamentMatch | None:
     winner = outcome.winner
     if tournament.is_elimination:
         winner = elimination_winner(outcome, seeds)
-    tm.points = outcome.points
+    tm.points = stored_points(outcome.points)
     tm.games_won = outcome.games_won
     tm.card_points = outcome.card_points
     tm.forfeit = outcome.forfeit
@@ -212,7 +220,7 @@ def no_show(*, tournament_id: int, tournament_match_id: int, by: Player, entrant
     if tm.match is not None and tm.match.status == Match.Status.IN_PROGRESS:
         match_abort(match_id=tm.match.pk, by=tournament.created_by)
     present = 1 - entrants.index(entrant_id)
-    tm.points = [1.0, 0.0] if present == 0 else [0.0, 1.0]
+    tm.points = stored_points([WIN, LOSS] if present == 0 else [LOSS, WIN])
     tm.winner_id = entrants[present]
     tm.forfeit = True
     tm.status = TournamentMatch.Status.DONE
