@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from games.models import Player
 from tests.tournaments.conftest import advance, better_seed, decide, new_player, playing, refreshed
 from tournaments.models import Club, Entrant, Tournament, TournamentMatch
+from tournaments.services import tournaments_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -314,6 +315,15 @@ def test_an_organiser_calls_a_running_tournament_off(orga_api: APIClient, client
     tms = TournamentMatch.objects.filter(tournament_id=t["id"]).select_related("match")
     assert {tm.match.status for tm in tms if tm.match is not None} == {"aborted"}
     assert orga_api.post(f"/api/v1/tournaments/{t['id']}/cancel/").json()["code"] == "wrong_status"
+    # and: the cancel itself closed every row and its round, with no result for anyone (issue 17)
+    rows = client_for(None).get(f"/api/v1/tournaments/{t['id']}/matches/").json()
+    assert len(rows) == 2
+    assert {(r["status"], r["winner"], tuple(r["points"]), r["forfeit"]) for r in rows} == {
+        ("done", None, (0.0, 0.0), False)
+    }
+    rounds = client_for(None).get(f"/api/v1/tournaments/{t['id']}/rounds/").json()
+    assert [(r["status"], r["completed_at"] is not None) for r in rounds] == [("complete", True)]
+    assert tournaments_sweep() == 0, "nothing left for the sweeper"
 
 
 def test_the_schema_lists_the_tournament_endpoints_without_warnings(

@@ -161,6 +161,15 @@ def match_result_record(*, match_id: int) -> TournamentMatch | None:
         return None
     if tm.match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
         return None
+    _record(tournament, tm)
+    complete_round_if_done(tournament, tm.round)
+    return tm
+
+
+def _record(tournament: Tournament, tm: TournamentMatch, *, called_off: bool = False) -> None:
+    """Store the finished (or aborted) games match of ``tm`` as its result. ``called_off``: aborted by
+    the tournament's cancellation, so nobody scores, wins or forfeits."""
+    assert tm.match is not None
     entrants = {e.pk: e for e in Entrant.objects.filter(slots__tournament_match=tm)}
     order = [entrants[i] for i in slot_entrants(tm)]
     seeds = [e.seed or UNSEEDED for e in order]
@@ -169,18 +178,16 @@ def match_result_record(*, match_id: int) -> TournamentMatch | None:
     winner = outcome.winner
     if tournament.is_elimination:
         winner = elimination_winner(outcome, seeds)
-    tm.points = stored_points(outcome.points)
+    tm.points = stored_points([LOSS] * len(order) if called_off else outcome.points)
     tm.games_won = outcome.games_won
     tm.card_points = outcome.card_points
-    tm.forfeit = outcome.forfeit
-    tm.winner = order[winner] if winner is not None else None
+    tm.forfeit = outcome.forfeit and not called_off
+    tm.winner = order[winner] if winner is not None and not called_off else None
     tm.status = TournamentMatch.Status.DONE
     tm.recorded_at = timezone.now()
     tm.save(
         update_fields=["points", "games_won", "card_points", "forfeit", "winner", "status", "recorded_at"]
     )
-    complete_round_if_done(tournament, tm.round)
-    return tm
 
 
 @transaction.atomic
@@ -300,20 +307,33 @@ def _concede_for(tournament: Tournament, tm: TournamentMatch, entrant: Entrant) 
 @transaction.atomic
 def tournament_cancel(*, tournament_id: int, by: Player) -> Tournament:
     """The organiser calls the tournament off: matches in play are aborted (never rated), nothing more
-    is paired, and the standings so far stay readable."""
+    is paired, and the standings so far stay readable.
+
+    Every row still playing is closed at once, with its round: a games match that had already ended
+    keeps its result; one called off here is done with no points and no winner for anyone.
+    """
     tournament = lock_tournament(tournament_id)
     require_organiser(tournament.club, by)
     if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
         raise WrongStatus("The tournament is already over.")
-    playing = TournamentMatch.objects.filter(
-        tournament=tournament, status=TournamentMatch.Status.PLAYING, match__status=Match.Status.IN_PROGRESS
-    ).values_list("match_id", flat=True)
-    for match_id in playing:
-        assert match_id is not None
-        match_abort(match_id=match_id, by=tournament.created_by)
+    now = timezone.now()
     tournament.status = Tournament.Status.CANCELLED
-    tournament.finished_at = timezone.now()
+    tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
+    playing = TournamentMatch.objects.filter(
+        tournament=tournament, status=TournamentMatch.Status.PLAYING
+    ).select_related("round", "match")
+    for tm in playing:
+        assert tm.match is not None  # only matches play
+        if tm.match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+            match_abort(match_id=tm.match.pk, by=tournament.created_by)
+            tm.match.refresh_from_db()
+            _record(tournament, tm, called_off=True)
+        else:
+            _record(tournament, tm)
+    Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING).update(
+        status=Round.Status.COMPLETE, completed_at=now
+    )
     return tournament
 
 
