@@ -99,6 +99,7 @@ class TournamentOutput(Serializer):
     match_target = serializers.IntegerField()
     format = serializers.CharField()
     third_place = serializers.BooleanField()
+    grand_final_reset = serializers.BooleanField()
     double_round_robin = serializers.BooleanField()
     swiss_rounds = serializers.IntegerField(allow_null=True)
     avoid_same_club = serializers.BooleanField()
@@ -322,6 +323,10 @@ class TournamentInput(Serializer):
     match_format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = serializers.IntegerField(default=1, min_value=1, max_value=99)
     third_place = serializers.BooleanField(default=False)
+    grand_final_reset = serializers.BooleanField(
+        default=True,
+        help_text="Double elimination: replay the grand final when the losers'-bracket champion wins it.",
+    )
     double_round_robin = serializers.BooleanField(default=False)
     swiss_rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=30)
     avoid_same_club = serializers.BooleanField(default=False)

@@ -81,6 +81,10 @@ class Tournament(models.Model):
     match_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
     format = models.CharField(max_length=12, choices=Format.choices)
     third_place = models.BooleanField(default=False, help_text="Single elimination: a third-place match.")
+    grand_final_reset = models.BooleanField(
+        default=True,
+        help_text="Double elimination: a second grand final when the losers'-bracket champion wins the first.",
+    )
     double_round_robin = models.BooleanField(default=False, help_text="Round robin: everyone meets twice.")
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     avoid_same_club = models.BooleanField(default=False, help_text="Swiss: avoid pairing club mates.")

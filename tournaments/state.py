@@ -70,7 +70,7 @@ def bracket_of(tournament: Tournament, matches: Iterable[TournamentMatch] | None
     """The elimination bracket with every recorded result and every withdrawal after the start."""
     seeds = [int(e) for e in tournament.seeds]
     if tournament.format == Tournament.Format.DOUBLE_ELIM:
-        empty = double_elimination(seeds)
+        empty = double_elimination(seeds, reset=tournament.grand_final_reset)
     else:
         empty = single_elimination(seeds, third_place=tournament.third_place)
     recorded = matches if matches is not None else done_matches(tournament)

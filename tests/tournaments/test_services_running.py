@@ -659,3 +659,25 @@ def test_losing_on_time_is_a_forfeit(make_tournament: Make, enter: Enter, organi
 
     # then: recorded as a forfeit against the seat that timed out
     assert recorded is not None and recorded.forfeit
+
+
+def test_a_double_elimination_without_the_reset_ends_at_the_first_grand_final(
+    make_tournament: Make, enter: Enter, organiser: Player
+) -> None:
+    # given: two entrants, no reset; the top seed wins W1.1, the other comes back and wins GF1
+    t = make_tournament(format="double_elim", grand_final_reset=False)
+    enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+
+    def choose(tm: TournamentMatch) -> Entrant:
+        seeded = sorted(entrants_in(tm), key=lambda e: e.seed or 0)
+        return seeded[0] if tm.code == "W1.1" else seeded[1]
+
+    # when
+    t = run_to_end(t, choose)
+
+    # then: finished after GF1, whose winner is the champion
+    codes = sorted(TournamentMatch.objects.filter(tournament=t).values_list("code", flat=True))
+    assert codes == ["GF1", "W1.1"]
+    gf1 = TournamentMatch.objects.get(tournament=t, code="GF1")
+    assert t.final_standings[0]["entrant"] == gf1.winner_id == seeds_of(t)[1]

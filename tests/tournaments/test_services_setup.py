@@ -344,3 +344,14 @@ def test_a_player_who_withdrew_before_the_start_may_enter_again(make_tournament:
     withdraw(tournament_id=t.pk, by=p)
     again = register(tournament_id=t.pk, player=p)
     assert (again.pk, again.status, again.withdrawn_at) == (first.pk, "registered", None)
+
+
+def test_the_grand_final_reset_is_an_option_of_double_elimination(
+    make_tournament: Callable[..., Tournament],
+) -> None:
+    # given / then: on by default; off only for double elimination
+    assert make_tournament(format="double_elim").grand_final_reset is True
+    assert make_tournament(format="double_elim", grand_final_reset=False).grand_final_reset is False
+    with pytest.raises(InvalidTournament) as refused:
+        make_tournament(format="swiss", swiss_rounds=3, grand_final_reset=False)
+    assert "grand_final_reset" in refused.value.message

@@ -53,6 +53,7 @@ class Settings:
     match_format: str = Match.Format.SINGLE
     match_target: int = 1
     third_place: bool = False
+    grand_final_reset: bool = True
     double_round_robin: bool = False
     swiss_rounds: int | None = None
     avoid_same_club: bool = False
@@ -77,6 +78,7 @@ FIELDS = (
     "match_format",
     "match_target",
     "third_place",
+    "grand_final_reset",
     "double_round_robin",
     "swiss_rounds",
     "avoid_same_club",
@@ -117,6 +119,8 @@ def _checked(s: Settings, *, had_passcode: bool) -> dict[str, Any]:
             problems.append(f"a Pocha tournament needs pocha_rounds from 1 to {MAX_POCHA_ROUNDS}")
     if s.third_place and s.format != F.SINGLE_ELIM:
         problems.append("third_place is for single elimination")
+    if not s.grand_final_reset and s.format != F.DOUBLE_ELIM:
+        problems.append("grand_final_reset is for double elimination")
     if s.double_round_robin and s.format != F.ROUND_ROBIN:
         problems.append("double_round_robin is for round robin")
     if s.avoid_same_club and s.format != F.SWISS:
