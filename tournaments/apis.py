@@ -178,6 +178,10 @@ class StandingOutput(Serializer):
         child=serializers.FloatField(), help_text="By name, in the tournament's order (docs/TOURNAMENTS.md)."
     )
 
+    withdrawn = serializers.BooleanField(
+        help_text="Withdrew after the start: ranked after everyone still in."
+    )
+
     def get_points_exact(self, row: Any) -> str:
         return str(row.points)
 

@@ -186,6 +186,7 @@ class StandingRow:
     points: Fraction  # exact: rounded only where shown
     played: int
     tie_breaks: dict[str, Fraction]
+    withdrawn: bool  # ranked after everyone still in
 
 
 def standings_table(*, tournament: Tournament) -> list[StandingRow]:
@@ -194,7 +195,12 @@ def standings_table(*, tournament: Tournament) -> list[StandingRow]:
     names = list(tournament.tie_breaks)
     return [
         StandingRow(
-            row.rank, refs[row.entrant], row.points, row.played, dict(zip(names, row.tie_breaks, strict=True))
+            row.rank,
+            refs[row.entrant],
+            row.points,
+            row.played,
+            dict(zip(names, row.tie_breaks, strict=True)),
+            row.withdrawn,
         )
         for row in standings_of(tournament)
     ]

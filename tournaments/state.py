@@ -97,18 +97,21 @@ def encounters_of(matches: Iterable[TournamentMatch]) -> list[Encounter]:
 @dataclass(frozen=True, slots=True)
 class Row:
     """One line of the standings: rank (1 best; shared on a full tie), the entrant's points and the
-    tournament's tie-breaks in its order (``tie_breaks`` names them)."""
+    tournament's tie-breaks in its order (``tie_breaks`` names them); ``withdrawn`` entrants (after the
+    start) rank after everyone still in."""
 
     rank: int
     entrant: int
     points: Fraction
     played: int
     tie_breaks: tuple[Fraction, ...]
+    withdrawn: bool = False
 
 
 def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | None = None) -> list[Row]:
     """Standings of the seeded entrants (before the start: none). An elimination tournament whose
-    bracket is complete ranks by its placements (points still count the wins)."""
+    bracket is complete ranks by its placements (points still count the wins). Entrants who withdrew
+    after the start come last, in their own order, marked."""
     if not tournament.seeds:
         return []
     recorded = list(matches) if matches is not None else done_matches(tournament)
@@ -123,7 +126,22 @@ def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | No
                 Row(place, e, by_entrant[e].points, by_entrant[e].played, by_entrant[e].tie_breaks)
                 for e, place in bracket.placements()
             ]
-    return rows
+    withdrawn = withdrawn_ids(tournament)
+    if not withdrawn:
+        return rows
+    staying = [r for r in rows if r.entrant not in withdrawn]
+    leaving = [r for r in rows if r.entrant in withdrawn]
+    return _reranked(staying, 1, False) + _reranked(leaving, len(staying) + 1, True)
+
+
+def _reranked(rows: list[Row], first: int, withdrawn: bool) -> list[Row]:
+    """``rows`` in their order, ranked from ``first``: rows that shared a rank still share one."""
+    out: list[Row] = []
+    for i, row in enumerate(rows):
+        shared = out and rows[i - 1].rank == row.rank
+        rank = out[-1].rank if shared else first + i
+        out.append(Row(rank, row.entrant, row.points, row.played, row.tie_breaks, withdrawn))
+    return out
 
 
 # -- a finished games match as a tournament result -----------------------------------------------------

@@ -681,3 +681,33 @@ def test_a_double_elimination_without_the_reset_ends_at_the_first_grand_final(
     assert codes == ["GF1", "W1.1"]
     gf1 = TournamentMatch.objects.get(tournament=t, code="GF1")
     assert t.final_standings[0]["entrant"] == gf1.winner_id == seeds_of(t)[1]
+
+
+def test_a_withdrawn_entrant_ranks_after_everyone_still_in_and_is_marked(
+    make_tournament: Make, enter: Enter, organiser: Player
+) -> None:
+    # given: eight players, single elimination with a third-place match; the favourites win through
+    # the quarter-finals and the semi-finals
+    t = make_tournament(third_place=True)
+    enter(t, 8)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    for _ in range(2):
+        for tm in playing(t):
+            decide(tm, better_seed(tm))
+        advance(t)
+    third_place = TournamentMatch.objects.get(tournament=t, code="3P")
+    leaving = entrants_in(third_place)[0]
+    assert leaving.player is not None
+
+    # when: a semi-final loser withdraws before the third-place match, which it forfeits
+    withdraw(tournament_id=t.pk, by=leaving.player)
+    assert third_place.match is not None
+    match_result_record(match_id=third_place.match.pk)  # the conceded match, as the task records it
+    t = run_to_end(t, better_seed)
+
+    # then: it is last (not 4th by its bracket place), marked; the four quarter-final losers share 4th
+    rows = standings_table(tournament=t)
+    assert (rows[-1].entrant.id, rows[-1].rank, rows[-1].withdrawn) == (leaving.pk, 8, True)
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 4, 4, 4, 8]
+    assert not any(r.withdrawn for r in rows[:-1])
+    assert t.final_standings[-1]["entrant"] == leaving.pk and t.final_standings[-1]["withdrawn"] is True

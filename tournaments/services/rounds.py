@@ -272,6 +272,7 @@ def final_rows(tournament: Tournament) -> list[dict[str, object]]:
             "points": str(row.points),
             "played": row.played,
             "tie_breaks": [str(value) for value in row.tie_breaks],
+            "withdrawn": row.withdrawn,
         }
         for row in standings_of(tournament)
     ]
