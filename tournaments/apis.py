@@ -42,6 +42,7 @@ from tournaments.services import (
     check_in,
     club_create,
     entrant_bot_fill,
+    entrant_rename,
     invite,
     membership_add,
     no_show,
@@ -418,6 +419,30 @@ class EntrantListApi(APIView):
 def entrant_out(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
     ref = next(e for e in entrants_of(tournament=tournament) if e.id == entrant_id)
     return EntrantOutput(ref).data
+
+
+class EntrantRenameApi(APIView):
+    """The organiser names an entrant before the start (house bots come named "Rule bot 3")."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "TournamentEntrantInput"
+
+        name = serializers.CharField(max_length=64, help_text="Distinct within the tournament (any case).")
+
+    @extend_schema(request=InputSerializer, responses=EntrantOutput)
+    def patch(self, request: Request, tournament_id: int, entrant_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entrant_rename(
+            tournament_id=tournament_id,
+            by=signed_in(request),
+            entrant_id=entrant_id,
+            name=data.validated_data["name"],
+        )
+        return Response(entrant_out(found(tournament_id), entrant_id))
 
 
 class RegisterApi(APIView):

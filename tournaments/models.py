@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from games.models import Match, Player
 
@@ -177,6 +178,11 @@ class Entrant(models.Model):
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_partnerships"
     )
     partner_bot = models.CharField(max_length=16, blank=True, help_text="Tute 4: a house bot partner.")
+    display_name = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The entrant's name in this tournament (house bots get 'Rule bot 3'); blank: the handles.",
+    )
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="Represented."
     )
@@ -211,6 +217,12 @@ class Entrant(models.Model):
                 condition=Q(partner__isnull=True) | ~Q(partner=models.F("player")),
                 name="entrant_partner_not_self",
             ),
+            models.UniqueConstraint(
+                Lower("display_name"),
+                "tournament",
+                condition=~Q(display_name=""),
+                name="entrant_display_name_once",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -218,16 +230,23 @@ class Entrant(models.Model):
 
     @property
     def name(self) -> str:
+        if self.display_name:
+            return self.display_name
         first = self.player.handle if self.player is not None else f"house bot ({self.house_bot})"
         if self.partner is not None:
             return f"{first} & {self.partner.handle}"
         if self.partner_bot:
-            return f"{first} & house bot ({self.partner_bot})"
+            return f"{first} & {house_bot_label(self.partner_bot)}"
         return first
 
     @property
     def is_pair_complete(self) -> bool:
         return self.partner_id is not None or bool(self.partner_bot)
+
+
+def house_bot_label(level: str) -> str:
+    """A house bot level as people read it: "Rule bot"."""
+    return f"{level.capitalize()} bot"
 
 
 class Round(models.Model):

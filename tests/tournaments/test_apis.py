@@ -384,3 +384,21 @@ def test_the_format_filter_of_the_list_works(orga_api: APIClient, client_for: Ca
     ]
     bad = anon.get("/api/v1/tournaments/?format=json")
     assert (bad.status_code, bad.json()["code"]) == (400, "invalid") and "format" in bad.json()["detail"]
+
+
+def test_an_organiser_renames_a_house_bot_entrant(orga_api: APIClient, client_for: Callable) -> None:
+    t = create(orga_api)
+    bots = orga_api.post(f"/api/v1/tournaments/{t['id']}/bots/", {"level": "rule", "count": 2}, format="json")
+    assert [b["name"] for b in bots.json()] == ["Rule bot 1", "Rule bot 2"]
+    url = f"/api/v1/tournaments/{t['id']}/entrants/{bots.json()[0]['id']}/"
+    assert client_for(new_player()).patch(url, {"name": "X"}, format="json").json()["code"] == "not_organiser"
+    renamed = orga_api.patch(url, {"name": "Sota de bastos"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Sota de bastos"
+    taken = orga_api.patch(
+        f"/api/v1/tournaments/{t['id']}/entrants/{bots.json()[1]['id']}/",
+        {"name": "SOTA DE BASTOS"},
+        format="json",
+    )
+    assert (taken.status_code, taken.json()["code"]) == (409, "entrant_name_taken")
+    names = [e["name"] for e in client_for(None).get(f"/api/v1/tournaments/{t['id']}/entrants/").json()]
+    assert sorted(names) == ["Rule bot 2", "Sota de bastos"]
