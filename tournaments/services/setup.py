@@ -430,7 +430,7 @@ def _bot_names(tournament: Tournament, level: str, count: int, *, pair: bool) ->
     taken = {name.casefold() for name in _names_in_use(tournament)}
     stem = f"{level.capitalize()} {'pair' if pair else 'bot'}"
     number = Entrant.objects.filter(tournament=tournament, house_bot=level).count()
-    out = []
+    out: list[str] = []
     while len(out) < count:
         number += 1
         name = f"{stem} {number}"
