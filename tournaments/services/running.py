@@ -34,7 +34,13 @@ from tournaments.errors import (
 from tournaments.models import Entrant, Round, Tournament, TournamentMatch
 from tournaments.pairing import PairingError, seed
 from tournaments.services.common import lock_tournament, queue, require_organiser
-from tournaments.services.rounds import add_match, advance_rounds, complete_round_if_done, derived_walkovers
+from tournaments.services.rounds import (
+    add_match,
+    advance_rounds,
+    complete_round_if_done,
+    derived_walkovers,
+    queue_advance,
+)
 from tournaments.services.setup import ENTERED, entrant_of, organiser_or_self
 from tournaments.state import (
     LOSS,
@@ -192,15 +198,19 @@ def _record(tournament: Tournament, tm: TournamentMatch, *, called_off: bool = F
 
 @transaction.atomic
 def tournament_advance(
-    *, tournament_id: int, after_round: int, now: datetime | None = None
+    *, tournament_id: int, after_round: int, now: datetime | None = None, reschedule: bool = True
 ) -> Tournament | None:
     """Generate the round after ``after_round`` once it is complete (or end the tournament); None when
-    that is already done, or not due yet."""
+    that is already done, or not due yet. Not due yet and ``reschedule``: the task is queued again for
+    when it is (the sweeper, which looks every few seconds anyway, passes False)."""
     tournament = lock_tournament(tournament_id)
     if tournament.status != Tournament.Status.RUNNING or tournament.current_round != after_round:
         return None
     before = tournament.current_round
-    advance_rounds(tournament, now or timezone.now())
+    at = now or timezone.now()
+    due = advance_rounds(tournament, at)
+    if due is not None and reschedule:
+        queue_advance(tournament, after_round, due, at)
     if tournament.current_round == before and tournament.status == Tournament.Status.RUNNING:
         return None
     return tournament
@@ -367,6 +377,6 @@ def tournaments_sweep(*, now: datetime | None = None, limit: int = 200) -> int:
         number=F("tournament__current_round"),
     ).values_list("tournament_id", "number")
     for tournament_id, number in stalled[:limit]:
-        if tournament_advance(tournament_id=tournament_id, after_round=number, now=at):
+        if tournament_advance(tournament_id=tournament_id, after_round=number, now=at, reschedule=False):
             handled += 1
     return handled
