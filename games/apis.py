@@ -14,9 +14,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.engine.rules import PLAYERS
 from games.errors import MatchNotFinished, MatchNotFound
 from games.models import Match, Player, Seat
 from games.selectors import (
+    MATCH_ORDERINGS,
     match_detail,
     match_loaded,
     match_records,
@@ -152,6 +154,15 @@ class MatchListCreateApi(APIView):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
         player = serializers.SlugField(required=False, help_text="A player's handle.")
+        rated = serializers.BooleanField(
+            required=False, allow_null=True, default=None, help_text="Only rated (true) or unrated (false)."
+        )
+        ordering = serializers.ChoiceField(
+            choices=list(MATCH_ORDERINGS),
+            default="-created_at",
+            help_text="-created_at (newest first, the default), created_at, finished_at (the order ratings "
+            "are applied in: finishing time, then id; unfinished last) or -finished_at.",
+        )
 
     class InputSerializer(Serializer):
         class Meta:
@@ -166,11 +177,36 @@ class MatchListCreateApi(APIView):
         options = serializers.DictField(required=False, help_text="Rules flags of RULES.md.")
         format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
         games = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
-        seats = SeatInput(many=True, required=False, help_text="Per seat: a player, a house bot, or {}.")
+        seats = SeatInput(
+            many=True,
+            required=False,
+            help_text="Per seat: a player, a house bot, or {} (empty). Exactly the table: without `players` "
+            "it sets the player count; with it, the two must agree.",
+        )
         rated = serializers.BooleanField(default=True)
         human_move_seconds = serializers.IntegerField(required=False, default=120, min_value=1)
         bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
         max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            seats, players = attrs.get("seats"), attrs.get("players")
+            if seats is None:
+                return attrs
+            if players is not None and players != len(seats):
+                raise serializers.ValidationError(
+                    {"seats": [f"{len(seats)} seats were given for {players} players: give one per player."]}
+                )
+            low, high, _ = PLAYERS[attrs["game"]]
+            if not low <= len(seats) <= high:
+                span = str(low) if low == high else f"{low} to {high}"
+                raise serializers.ValidationError(
+                    {
+                        "seats": [
+                            f"{attrs['game']} is played by {span} players: give a seat for each ({{}}: empty)."
+                        ]
+                    }
+                )
+            return attrs
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchOutput(many=True))
     def get(self, request: Request) -> Response:

@@ -231,8 +231,23 @@ def _game_end_ply(match: Match, game: Game) -> int:
     return following if following is not None else match.ply
 
 
+#: The match list's orders: newest first (the default), oldest first, and by finishing time (the order
+#: ratings are applied in: finished_at, then id; matches not finished come last either way).
+MATCH_ORDERINGS = {
+    "-created_at": (F("created_at").desc(), F("id").desc()),
+    "created_at": (F("created_at").asc(), F("id").asc()),
+    "finished_at": (F("finished_at").asc(nulls_last=True), F("id").asc()),
+    "-finished_at": (F("finished_at").desc(nulls_last=True), F("id").desc()),
+}
+
+
 def matches_list(
-    *, status: str | None = None, game: str | None = None, player: str | None = None
+    *,
+    status: str | None = None,
+    game: str | None = None,
+    player: str | None = None,
+    rated: bool | None = None,
+    ordering: str = "-created_at",
 ) -> QuerySet[Match]:
     qs = Match.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
@@ -241,9 +256,11 @@ def matches_list(
         qs = qs.filter(status=status)
     if game:
         qs = qs.filter(game=game)
+    if rated is not None:
+        qs = qs.filter(rated=rated)
     if player:
         qs = qs.filter(Q(seats__player__handle=player)).distinct()
-    return qs.order_by("-created_at", "-id")
+    return qs.order_by(*MATCH_ORDERINGS[ordering])
 
 
 def match_detail(*, match_id: int) -> Match | None:

@@ -46,7 +46,7 @@ class SeatView:
     game: str
     players: int
     seat: int | None  # None: a spectator
-    ply: int
+    game_ply: int  # actions of this game so far (the API's envelope "ply" counts the whole match's)
     phase: str  # bid, play, partner_sing, over
     to_act: int | None
     hand_number: int  # Pocha counts hands from 0; Tute games have one
@@ -80,7 +80,7 @@ class SeatView:
             "game": self.game,
             "players": self.players,
             "seat": self.seat,
-            "ply": self.ply,
+            "game_ply": self.game_ply,
             "phase": self.phase,
             "to_act": self.to_act,
             "hand_number": self.hand_number,
@@ -137,7 +137,7 @@ def seat_view(t: Table, seat: int | None, result: dict[str, Any] | None) -> Seat
         game=t.rules.game,
         players=t.n,
         seat=seat,
-        ply=t.ply,
+        game_ply=t.ply,
         phase=PHASE_NAMES[t.phase],
         to_act=None if over else t.to_act,
         hand_number=t.hand_no,

@@ -487,7 +487,7 @@ def test_tute2_cantes_offered_are_those_of_rules_section_3_under_every_flag_comb
                 {f"{r}{s}" for s in "OCEB"} <= held for r in (12, 11)
             ):
                 expected.add("sing:tute")
-        assert offered == expected, f"flags {flags}, hand {view.hand}, ply {view.ply}"
+        assert offered == expected, f"flags {flags}, hand {view.hand}, ply {view.game_ply}"
         code = rng.choice(legal)
         state = state.apply(code)
         if code.startswith("play:"):
