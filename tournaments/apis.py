@@ -324,7 +324,7 @@ class TournamentInput(Serializer):
     name = serializers.CharField(max_length=120)
     game = serializers.ChoiceField(choices=Match.GameName.choices)
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
-    options = serializers.DictField(required=False, help_text="Rules flags of RULES.md.")
+    options = serializers.DictField(required=False, help_text="Rules flags of docs/RULES.md.")
     match_format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = serializers.IntegerField(default=1, min_value=1, max_value=99)
     third_place = serializers.BooleanField(default=False)

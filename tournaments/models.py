@@ -77,7 +77,9 @@ class Tournament(models.Model):
     name = models.CharField(max_length=120)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     game = models.CharField(max_length=8, choices=Match.GameName.choices)
-    options = models.JSONField(default=dict, blank=True, help_text="Rules flags (RULES.md), as validated.")
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Rules flags (docs/RULES.md), as validated."
+    )
     match_format = models.CharField(max_length=8, choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
     format = models.CharField(max_length=12, choices=Format.choices)

@@ -1,4 +1,4 @@
-"""Per-seat views (RULES.md section 9): the only projection of a game that leaves the server.
+"""Per-seat views (docs/RULES.md section 9): the only projection of a game that leaves the server.
 
 A view is built from public facts plus the seat's own hand, never by copying the state and deleting
 secrets, so a new field on the state cannot leak by accident.

@@ -1,4 +1,4 @@
-"""RULES.md section 3: cantes (the 20 and the 40, tute) in Tute 2 and Tute 4, with every flag."""
+"""docs/RULES.md section 3: cantes (the 20 and the 40, tute) in Tute 2 and Tute 4, with every flag."""
 
 from __future__ import annotations
 
@@ -460,7 +460,7 @@ def test_tute_declaration_reads_the_hand_held_when_the_trick_was_won_under_cante
 def test_tute2_cantes_offered_are_those_of_rules_section_3_under_every_flag_combination(
     flags: dict[str, Any], dealer: int, seed: str, choices: int
 ) -> None:
-    """Random games: at every cante window the sing codes offered are worked out here from RULES.md 3,
+    """Random games: at every cante window the sing codes offered are worked out here from docs/RULES.md 3,
     from the seat's views alone (the hand held when the trick was won is the hand after its card)."""
     rules = Rules.build("tute2", 2, flags)
     rng = random.Random(choices)
