@@ -564,3 +564,45 @@ def test_the_list_filters_by_rated_and_reads_in_finishing_order(
     assert client.get("/api/v1/matches/").json()["results"][0]["id"] == open_one.pk  # newest first
     assert client.get("/api/v1/matches/?ordering=ply").status_code == 400
     assert client.get("/api/v1/matches/?rated=maybe").status_code == 400
+
+
+def test_the_envelope_ply_counts_the_match_and_the_views_game_ply_the_game(
+    player: Player, token_client: ClientFor
+) -> None:
+    # given: a best of 3 between two house bots, played through its first game into the second
+    from games.services import bot_turn_play
+
+    match = match_create(
+        created_by=player,
+        game="tute2",
+        format="best_of",
+        format_target=3,
+        rated=False,
+        seats=[SeatSpec(bot="rule"), SeatSpec(bot="random")],
+    )
+    while not Game.objects.filter(match=match, number=1).exists():
+        fresh = Match.objects.get(pk=match.pk)
+        assert bot_turn_play(match_id=match.pk, ply=fresh.ply) is not None
+    fresh = Match.objects.get(pk=match.pk)
+    bot_turn_play(match_id=match.pk, ply=fresh.ply)
+
+    # when
+    body = token_client(player).get(f"/api/v1/matches/{match.pk}/view/").json()
+
+    # then: ply is the match's count (the one actions take); game_ply restarted with game 1
+    second = Game.objects.get(match=match, number=1)
+    assert body["game_number"] == 1 and body["ply"] == Match.objects.get(pk=match.pk).ply
+    assert body["view"]["game_ply"] == body["ply"] - second.first_ply == 1
+    assert "ply" not in body["view"]
+    assert body["legal"] is None, "always sent, null when not the caller's turn"
+
+
+def test_the_schema_says_what_legal_and_the_record_send(player: Player, token_client: ClientFor) -> None:
+    import json
+
+    schema = json.loads(token_client(player).get("/api/v1/schema/?format=json").content)
+    envelope = schema["components"]["schemas"]["SeatViewEnvelope"]["properties"]
+    assert "null" in envelope["legal"]["description"] and envelope["legal"]["nullable"] is True
+    assert "game_ply" in envelope["ply"]["description"]
+    record = schema["paths"]["/api/v1/matches/{match_id}/record/"]["get"]
+    assert "403" in record["responses"] and "match_not_finished" in record["responses"]["403"]["description"]

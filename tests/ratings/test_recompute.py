@@ -224,7 +224,18 @@ def build_history(
         # -- played by the engine, stored as rows
         while len(history.matches) < TOTAL_MATCHES:
             roll = rng.random()
-            if roll < 0.45:
+            special = len(history.matches) % 50  # a few of each kind below, whatever the rolls
+            if special == 0:  # one level against itself: changes nothing, counts for nobody
+                match = engine_match("tute2", ["rule", "rule"], rng)
+            elif special == 1:
+                match = engine_match("tute4", ["random"] * 4, rng)
+            elif special == 2:  # a Tute 4 house pair
+                a, b = pick(everyone, 2)
+                match = engine_match("tute4", [a, "rule", b, "rule"], rng)
+            elif special == 3:  # a Pocha table with three seats of one level
+                seats = ["rule", *pick(everyone, 1), "rule", "rule"]
+                match = engine_match("pocha", seats, rng, options=POCHA_SHORT)
+            elif roll < 0.45:
                 match = engine_match("tute2", pick(regulars, 2), rng)
             elif roll < 0.55:
                 match = engine_match("tute2", pick(everyone, 2), rng, format="best_of", games=2)
