@@ -7,16 +7,18 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema, inline_serializer
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.engine.rules import PLAYERS
 from games.errors import MatchNotFinished, MatchNotFound
 from games.models import Match, Player, Seat
 from games.selectors import (
+    MATCH_ORDERINGS,
     match_detail,
     match_loaded,
     match_records,
@@ -24,6 +26,7 @@ from games.selectors import (
     matches_list,
     my_turns,
     seats_loaded,
+    tokens_of,
 )
 from games.services import (
     Clock,
@@ -41,6 +44,7 @@ from games.services import (
     seat_join,
     seat_leave,
     token_create,
+    token_revoke,
 )
 from games.streams import event_lines
 from tute_site.api import Pagination
@@ -77,6 +81,14 @@ def found(match_id: int) -> Match:
 
 
 # -- output shapes --------------------------------------------------------------------------------------
+
+
+class ErrorOutput(Serializer):
+    """Every API error: a stable machine code, a message for people, and details or null."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    detail = serializers.JSONField(allow_null=True)
 
 
 class PlayerOutput(Serializer):
@@ -127,13 +139,20 @@ ViewOutput = inline_serializer(
     fields={
         "match": serializers.IntegerField(),
         "status": serializers.CharField(),
-        "ply": serializers.IntegerField(),
         "seat": serializers.IntegerField(allow_null=True),
         "game_number": serializers.IntegerField(allow_null=True),
         "to_act": serializers.IntegerField(allow_null=True),
-        "legal": serializers.ListField(child=serializers.CharField(), allow_null=True),
+        "legal": serializers.ListField(
+            child=serializers.CharField(),
+            allow_null=True,
+            help_text="Always sent: the caller's legal action codes when it is the caller's turn, else null.",
+        ),
+        "ply": serializers.IntegerField(
+            help_text="Actions of the whole match so far: the ply an action is sent with. "
+            "(view.game_ply counts only the current game's.)"
+        ),
         "view": serializers.JSONField(
-            allow_null=True, help_text="RULES.md section 9: what the seat may know."
+            allow_null=True, help_text="docs/RULES.md, what a seat may know: the engine's seat view."
         ),
     },
 )
@@ -152,6 +171,15 @@ class MatchListCreateApi(APIView):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
         player = serializers.SlugField(required=False, help_text="A player's handle.")
+        rated = serializers.BooleanField(
+            required=False, allow_null=True, default=None, help_text="Only rated (true) or unrated (false)."
+        )
+        ordering = serializers.ChoiceField(
+            choices=list(MATCH_ORDERINGS),
+            default="-created_at",
+            help_text="-created_at (newest first, the default), created_at, finished_at (the order ratings "
+            "are applied in: finishing time, then id; unfinished last) or -finished_at.",
+        )
 
     class InputSerializer(Serializer):
         class Meta:
@@ -163,14 +191,39 @@ class MatchListCreateApi(APIView):
 
         game = serializers.ChoiceField(choices=Match.GameName.choices)
         players = serializers.IntegerField(required=False, min_value=2, max_value=6)
-        options = serializers.DictField(required=False, help_text="Rules flags of RULES.md.")
+        options = serializers.DictField(required=False, help_text="Rules flags of docs/RULES.md.")
         format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
         games = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
-        seats = SeatInput(many=True, required=False, help_text="Per seat: a player, a house bot, or {}.")
+        seats = SeatInput(
+            many=True,
+            required=False,
+            help_text="Per seat: a player, a house bot, or {} (empty). Exactly the table: without `players` "
+            "it sets the player count; with it, the two must agree.",
+        )
         rated = serializers.BooleanField(default=True)
         human_move_seconds = serializers.IntegerField(required=False, default=120, min_value=1)
         bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
         max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            seats, players = attrs.get("seats"), attrs.get("players")
+            if seats is None:
+                return attrs
+            if players is not None and players != len(seats):
+                raise serializers.ValidationError(
+                    {"seats": [f"{len(seats)} seats were given for {players} players: give one per player."]}
+                )
+            low, high, _ = PLAYERS[attrs["game"]]
+            if not low <= len(seats) <= high:
+                span = str(low) if low == high else f"{low} to {high}"
+                raise serializers.ValidationError(
+                    {
+                        "seats": [
+                            f"{attrs['game']} is played by {span} players: give a seat for each ({{}}: empty)."
+                        ]
+                    }
+                )
+            return attrs
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchOutput(many=True))
     def get(self, request: Request) -> Response:
@@ -335,10 +388,16 @@ class MatchRecordApi(APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(
-        responses=inline_serializer(
-            name="MatchRecords",
-            fields={"match": serializers.IntegerField(), "games": serializers.JSONField()},
-        )
+        description="Each game's record (docs/RULES.md, records) with its seed and result, once the match "
+        "is over. Before that: 403 match_not_finished (the seeds stay secret while it is played).",
+        responses={
+            200: inline_serializer(
+                name="MatchRecords",
+                fields={"match": serializers.IntegerField(), "games": serializers.JSONField()},
+            ),
+            403: OpenApiResponse(ErrorOutput, description="match_not_finished: the match is not over yet."),
+            404: OpenApiResponse(ErrorOutput, description="match_not_found"),
+        },
     )
     def get(self, request: Request, match_id: int) -> Response:
         match = found(match_id)
@@ -471,13 +530,36 @@ class MeApi(APIView):
         return Response(PlayerOutput(signed_in(request)).data)
 
 
+class TokenOutput(Serializer):
+    id = serializers.IntegerField()
+    prefix = serializers.CharField(help_text="The token's first characters, to tell tokens apart.")
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+
+
 class MyTokenCreateApi(APIView):
-    """A personal API token for an app acting for the signed-in person (shown once)."""
+    """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
+    once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
     permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=TokenOutput(many=True))
+    def get(self, request: Request) -> Response:
+        paginator = Pagination()
+        page = paginator.paginate_queryset(tokens_of(user=signed_in_user(request)), request, view=self)
+        return paginator.get_paginated_response(TokenOutput(page, many=True).data)
 
     @extend_schema(
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}
     )
     def post(self, request: Request) -> Response:
         return Response({"token": token_create(user=signed_in_user(request))}, status=status.HTTP_201_CREATED)
+
+
+class MyTokenRevokeApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None})
+    def delete(self, request: Request, token_id: int) -> Response:
+        token_revoke(user=signed_in_user(request), token_id=token_id)
+        return Response(status=status.HTTP_204_NO_CONTENT)

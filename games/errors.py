@@ -126,3 +126,9 @@ class NotInvited(ApplicationError):
     code = "not_invited"
     http_status = status.HTTP_409_CONFLICT
     message = "There is no pending challenge for you in this match."
+
+
+class TokenNotFound(ApplicationError):
+    code = "token_not_found"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "You have no token with that id."

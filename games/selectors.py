@@ -12,7 +12,7 @@ from django.db import connection, transaction
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import Rules, State, export_record
-from games.models import Action, Game, Match, Player, Seat
+from games.models import Action, ApiToken, Game, Match, Player, Seat
 from games.rows import RowReader
 
 # Engine states by (game id, game seed, match ply), stored only after commit. A committed (game, ply)
@@ -181,7 +181,7 @@ def match_view_for(
     seats: Sequence[Seat] | None = None,
     game: Game | None = None,
 ) -> dict[str, Any]:
-    """What the caller may see: its seat's view (RULES.md 9), or the spectator's without a seat.
+    """What the caller may see: its seat's view (docs/RULES.md 9), or the spectator's without a seat.
 
     ``ply`` asks for the view as it was at that ply (the answer an idempotent retry gets again).
     ``seats`` and ``game`` (the current game), when the caller has them, save their queries.
@@ -216,7 +216,7 @@ def match_view_for(
 
 
 def match_records(match: Match) -> list[dict[str, Any]]:
-    """Each game's record (RULES.md 10) with its seed, and its result."""
+    """Each game's record (docs/RULES.md 10) with its seed, and its result."""
     records = []
     for game in match.games.order_by("number"):
         state = game_state(match=match, game=game, ply=_game_end_ply(match, game))
@@ -231,8 +231,23 @@ def _game_end_ply(match: Match, game: Game) -> int:
     return following if following is not None else match.ply
 
 
+#: The match list's orders: newest first (the default), oldest first, and by finishing time (the order
+#: ratings are applied in: finished_at, then id; matches not finished come last either way).
+MATCH_ORDERINGS = {
+    "-created_at": (F("created_at").desc(), F("id").desc()),
+    "created_at": (F("created_at").asc(), F("id").asc()),
+    "finished_at": (F("finished_at").asc(nulls_last=True), F("id").asc()),
+    "-finished_at": (F("finished_at").desc(nulls_last=True), F("id").desc()),
+}
+
+
 def matches_list(
-    *, status: str | None = None, game: str | None = None, player: str | None = None
+    *,
+    status: str | None = None,
+    game: str | None = None,
+    player: str | None = None,
+    rated: bool | None = None,
+    ordering: str = "-created_at",
 ) -> QuerySet[Match]:
     qs = Match.objects.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
@@ -241,9 +256,11 @@ def matches_list(
         qs = qs.filter(status=status)
     if game:
         qs = qs.filter(game=game)
+    if rated is not None:
+        qs = qs.filter(rated=rated)
     if player:
         qs = qs.filter(Q(seats__player__handle=player)).distinct()
-    return qs.order_by("-created_at", "-id")
+    return qs.order_by(*MATCH_ORDERINGS[ordering])
 
 
 def match_detail(*, match_id: int) -> Match | None:
@@ -274,3 +291,12 @@ def my_turns(*, player: Player) -> QuerySet[Match]:
     return Match.objects.filter(
         status=Match.Status.IN_PROGRESS, seats__player=player, seats__index=F("turn_seat")
     ).order_by("turn_deadline", "pk")
+
+
+def tokens_of(*, user: Any) -> QuerySet[ApiToken]:
+    """The account's API tokens, newest first: only their first characters are known (never the token)."""
+    return (
+        ApiToken.objects.filter(user=user)
+        .only("id", "prefix", "created_at", "last_used_at")
+        .order_by("-created_at", "-id")
+    )

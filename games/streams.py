@@ -15,6 +15,7 @@ from typing import Any
 
 from django.db.models import Q
 from django.utils import timezone
+from rest_framework import serializers
 
 from games.events import waiter_for
 from games.models import Match, Player, Seat
@@ -80,7 +81,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                             "type": "your_turn",
                             "match": match.pk,
                             "ply": view["ply"],
-                            "deadline": match.turn_deadline.isoformat() if match.turn_deadline else None,
+                            "deadline": api_time(match.turn_deadline),
                             "legal": view["legal"],
                             "view": view["view"],
                         }
@@ -117,12 +118,20 @@ def event_lines(
                 yield _line({"type": "bye", "reason": "max_seconds"})
                 return
             if now - quiet_since >= keepalive:
-                yield _line({"type": "keepalive", "time": timezone.now().isoformat()})
+                yield _line({"type": "keepalive", "time": api_time(timezone.now())})
                 quiet_since = now
             wait = keepalive - (now - quiet_since)
             if max_seconds is not None:
                 wait = min(wait, max_seconds - (now - started))
             waiter.wait(max(wait, 0.05))
+
+
+_API_TIME = serializers.DateTimeField()
+
+
+def api_time(value: datetime | None) -> str | None:
+    """A time as the REST API writes it (DRF's ISO 8601, ``Z`` for UTC), so streams and REST agree."""
+    return None if value is None else _API_TIME.to_representation(value)
 
 
 def _line(event: dict[str, Any]) -> bytes:

@@ -22,4 +22,5 @@ urlpatterns = [
     path("stream/events/", apis.EventStreamApi.as_view(), name="event-stream"),
     path("me/", apis.MeApi.as_view(), name="me"),
     path("me/tokens/", apis.MyTokenCreateApi.as_view(), name="my-token-create"),
+    path("me/tokens/<int:token_id>/", apis.MyTokenRevokeApi.as_view(), name="my-token-revoke"),
 ]

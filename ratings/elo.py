@@ -6,6 +6,7 @@ ratings exactly, not approximately.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -49,29 +50,55 @@ def two_sided(a: Standing, b: Standing, score_a: float, policy: KPolicy) -> tupl
     )
 
 
-def pairs_match(
-    side_a: tuple[Standing, Standing], side_b: tuple[Standing, Standing], score_a: float, policy: KPolicy
-) -> tuple[list[float], list[float]]:
-    """Tute 4, individual ratings: the expectation comes from the pairs' average ratings, and each player
-    gets its own K times the pair's surprise."""
-    avg_a = (side_a[0].rating + side_a[1].rating) / 2.0
-    avg_b = (side_b[0].rating + side_b[1].rating) / 2.0
-    e_a = expected(avg_a, avg_b)
-    e_b = 1.0 - e_a
-    score_b = 1.0 - score_a
-    return (
-        [policy.k(s.rating, s.matches) * (score_a - e_a) for s in side_a],
-        [policy.k(s.rating, s.matches) * (score_b - e_b) for s in side_b],
-    )
+def pairs_seats(
+    standings: Sequence[Standing], who: Sequence[Hashable], score_a: float, policy: KPolicy
+) -> list[float | None]:
+    """Tute 4, individual ratings, per seat (seats 0 and 2 against 1 and 3; ``score_a`` is side 0's).
+
+    A seat's expectation comes from its side's average rating against the average of the opposing seats
+    held by other competitors (``who`` names each seat's competitor: a seat is never compared with a seat
+    of its own competitor), and it gets its own K times that surprise. None: every opposing seat is its
+    own competitor's, so the seat is compared with nobody. With four different competitors this is the
+    pairs' averages against each other, the same for both players of a side.
+    """
+    out: list[float | None] = []
+    for seat, mine in enumerate(standings):
+        side = seat % 2
+        own = (standings[side].rating + standings[side + 2].rating) / 2.0
+        opponents = [standings[o].rating for o in (1 - side, 3 - side) if who[o] != who[seat]]
+        if not opponents:
+            out.append(None)
+            continue
+        e = expected(own, sum(opponents) / len(opponents))
+        score = score_a if side == 0 else 1.0 - score_a
+        out.append(policy.k(mine.rating, mine.matches) * (score - e))
+    return out
 
 
-def multiplayer(standings: list[Standing], totals: list[float], policy: KPolicy) -> list[float]:
-    """Pocha: every two players are compared by their totals (a tie counts 0.5); K is divided by n - 1."""
+def multiplayer(
+    standings: Sequence[Standing],
+    totals: Sequence[float],
+    policy: KPolicy,
+    who: Sequence[Hashable] | None = None,
+) -> list[float | None]:
+    """Pocha: every two seats are compared by their totals (a tie counts 0.5), except two seats of one
+    competitor (``who``; default: every seat its own). A seat moves by its K times the mean of its
+    comparisons' surprises, ``K / (n - 1)`` times their sum when all n seats are different competitors;
+    None for a seat compared with nobody."""
     n = len(standings)
+    ids: Sequence[Hashable] = who if who is not None else range(n)
     sums = [0.0] * n
+    met = [0] * n
     for i, j in combinations(range(n), 2):
+        if ids[i] == ids[j]:
+            continue
         score = 1.0 if totals[i] > totals[j] else 0.5 if totals[i] == totals[j] else 0.0
         e = expected(standings[i].rating, standings[j].rating)
         sums[i] += score - e
         sums[j] += (1.0 - score) - (1.0 - e)
-    return [policy.k(s.rating, s.matches) / (n - 1) * total for s, total in zip(standings, sums, strict=True)]
+        met[i] += 1
+        met[j] += 1
+    return [
+        policy.k(s.rating, s.matches) / m * total if m else None
+        for s, total, m in zip(standings, sums, met, strict=True)
+    ]

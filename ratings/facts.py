@@ -9,7 +9,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ratings.elo import KPolicy, Standing, multiplayer, pairs_match, two_sided
+from ratings.elo import KPolicy, Standing, multiplayer, pairs_seats, two_sided
 from ratings.models import Pool
 
 
@@ -121,42 +121,61 @@ class Change:
 Lookup = Callable[[str, str], Standing]
 
 
+@dataclass(frozen=True, slots=True)
+class _SeatChange:
+    """One seat's change in one pool; ``delta`` None when the seat was compared with nobody."""
+
+    pool: str
+    competitor: Competitor
+    partner_id: int | None
+    delta: float | None
+    k: float
+
+
 def rate(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[Change]:
     """The rating changes a match earns, pool by pool, given each competitor's standing before it.
 
-    One change per competitor and pool: two seats of one house-bot level are one competitor, whose
-    change is the sum of its seats' changes.
+    A seat is never compared with a seat of its own competitor (two seats of one house-bot level). A
+    competitor holding several seats moves by the mean of its seats' changes and counts the match once;
+    one that met nobody but itself gets no change at all (neither moves nor counts). One change per
+    competitor and pool, in the order of its first seat.
     """
-    merged: dict[tuple[str, str], Change] = {}
-    for change in _rate_seats(facts, standing, k_policy):
-        key = (change.pool, change.competitor.subject)
-        if key in merged:
-            earlier = merged[key]
-            merged[key] = Change(
-                pool=earlier.pool,
-                competitor=earlier.competitor,
-                partner_id=earlier.partner_id,
-                delta=earlier.delta + change.delta,
-                k=earlier.k,
+    grouped: dict[tuple[str, str], list[_SeatChange]] = {}
+    for seat in _rate_seats(facts, standing, k_policy):
+        grouped.setdefault((seat.pool, seat.competitor.subject), []).append(seat)
+    changes = []
+    for seats in grouped.values():
+        deltas = [s.delta for s in seats if s.delta is not None]
+        if not deltas:
+            continue  # it met only itself
+        first = seats[0]
+        changes.append(
+            Change(
+                pool=first.pool,
+                competitor=first.competitor,
+                partner_id=first.partner_id,
+                delta=deltas[0] if len(deltas) == 1 else sum(deltas) / len(deltas),
+                k=first.k,
             )
-        else:
-            merged[key] = change
-    return list(merged.values())
+        )
+    return changes
 
 
-def _rate_seats(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[Change]:
+def _rate_seats(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[_SeatChange]:
+    who = [c.subject for c in facts.seats]
     if facts.game == Pool.TUTE2:
         a, b = facts.seats
-        score = _side_score(facts.winners, 0)
         sa, sb = standing(Pool.TUTE2, a.subject), standing(Pool.TUTE2, b.subject)
-        da, db = two_sided(sa, sb, score, k_policy)
-        return [_change(Pool.TUTE2, a, da, sa, k_policy), _change(Pool.TUTE2, b, db, sb, k_policy)]
+        if a.subject == b.subject:
+            return [_seat(Pool.TUTE2, a, None, sa, k_policy), _seat(Pool.TUTE2, b, None, sb, k_policy)]
+        da, db = two_sided(sa, sb, _side_score(facts.winners, 0), k_policy)
+        return [_seat(Pool.TUTE2, a, da, sa, k_policy), _seat(Pool.TUTE2, b, db, sb, k_policy)]
     if facts.game == Pool.TUTE4:
         return _rate_tute4(facts, standing, k_policy)
     standings = [standing(Pool.POCHA, c.subject) for c in facts.seats]
-    deltas = multiplayer(standings, list(facts.totals), k_policy)
+    deltas = multiplayer(standings, list(facts.totals), k_policy, who)
     return [
-        _change(Pool.POCHA, c, d, s, k_policy) for c, d, s in zip(facts.seats, deltas, standings, strict=True)
+        _seat(Pool.POCHA, c, d, s, k_policy) for c, d, s in zip(facts.seats, deltas, standings, strict=True)
     ]
 
 
@@ -166,27 +185,26 @@ def _side_score(winners: tuple[int, ...], side: int) -> float:
     return 0.0
 
 
-def _change(pool: str, who: Competitor, delta: float, before: Standing, k_policy: KPolicy) -> Change:
-    return Change(
+def _seat(
+    pool: str, who: Competitor, delta: float | None, before: Standing, k_policy: KPolicy
+) -> _SeatChange:
+    return _SeatChange(
         pool=pool, competitor=who, partner_id=None, delta=delta, k=k_policy.k(before.rating, before.matches)
     )
 
 
-def _rate_tute4(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[Change]:
+def _rate_tute4(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[_SeatChange]:
     seats = facts.seats
-    side_a, side_b = (seats[0], seats[2]), (seats[1], seats[3])
     score = _side_score(facts.winners, 0)
-    st_a = (standing(Pool.TUTE4, side_a[0].subject), standing(Pool.TUTE4, side_a[1].subject))
-    st_b = (standing(Pool.TUTE4, side_b[0].subject), standing(Pool.TUTE4, side_b[1].subject))
-    deltas_a, deltas_b = pairs_match(st_a, st_b, score, k_policy)
+    standings = [standing(Pool.TUTE4, c.subject) for c in seats]
+    deltas = pairs_seats(standings, [c.subject for c in seats], score, k_policy)
     changes = [
-        _change(Pool.TUTE4, who, delta, before, k_policy)
-        for who, delta, before in zip((*side_a, *side_b), (*deltas_a, *deltas_b), (*st_a, *st_b), strict=True)
+        _seat(Pool.TUTE4, who, delta, before, k_policy)
+        for who, delta, before in zip(seats, deltas, standings, strict=True)
     ]
     # Pairs of two players get a pair rating too, when the other side is a pair of players as well.
-    ids_a = [c.player_id for c in side_a]
-    ids_b = [c.player_id for c in side_b]
-    if all(ids_a) and all(ids_b):
+    side_a, side_b = (seats[0], seats[2]), (seats[1], seats[3])
+    if all(c.player_id for c in seats):
         pair_a = _pair(side_a)
         pair_b = _pair(side_b)
         pa, pb = standing(Pool.TUTE4_PAIRS, pair_a.subject), standing(Pool.TUTE4_PAIRS, pair_b.subject)
@@ -194,7 +212,7 @@ def _rate_tute4(facts: MatchFacts, standing: Lookup, k_policy: KPolicy) -> list[
         for pair, side, delta, before in ((pair_a, side_a, da, pa), (pair_b, side_b, db, pb)):
             low, high = sorted(c.player_id for c in side if c.player_id is not None)
             changes.append(
-                Change(
+                _SeatChange(
                     pool=Pool.TUTE4_PAIRS,
                     competitor=Competitor(
                         subject=pair.subject, player_id=low, house_bot="", is_bot=pair.is_bot

@@ -66,3 +66,17 @@ class RatingChange(models.Model):
 
     def __str__(self) -> str:
         return f"{self.subject} {self.pool} {self.delta:+.1f} (match {self.match_id})"
+
+
+class RatedMatch(models.Model):
+    """A finished rated match the ratings have taken into account, exactly once.
+
+    The ledger of applied matches: a match is applied once whether it changed ratings or not (every
+    seat held by one house-bot level changes nothing and counts for nobody), so the rating task's
+    backlog query never meets such a match again.
+    """
+
+    match = models.OneToOneField(Match, primary_key=True, on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} rated"

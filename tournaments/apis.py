@@ -7,9 +7,10 @@ the services check (``not_organiser``, 403).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -41,6 +42,7 @@ from tournaments.services import (
     check_in,
     club_create,
     entrant_bot_fill,
+    entrant_rename,
     invite,
     membership_add,
     no_show,
@@ -98,6 +100,7 @@ class TournamentOutput(Serializer):
     match_target = serializers.IntegerField()
     format = serializers.CharField()
     third_place = serializers.BooleanField()
+    grand_final_reset = serializers.BooleanField()
     double_round_robin = serializers.BooleanField()
     swiss_rounds = serializers.IntegerField(allow_null=True)
     avoid_same_club = serializers.BooleanField()
@@ -142,10 +145,20 @@ class MatchRowOutput(Serializer):
     match_id = serializers.IntegerField(allow_null=True, help_text="The games match (/api/v1/matches/<id>/).")
     entrants = EntrantOutput(many=True, help_text="In seat order; Tute 4: pair i sits at seats i and i+2.")
     winner = serializers.IntegerField(allow_null=True)
-    points = serializers.ListField(child=serializers.FloatField(), allow_null=True)
+    points = serializers.ListField(
+        child=serializers.FloatField(),
+        allow_null=True,
+        help_text="Tournament points by position (a number; `points_exact` has the exact fractions).",
+    )
+    points_exact = serializers.SerializerMethodField(
+        help_text='The same points exactly, as fractions in text: "1/3", "1", "0".'
+    )
     games_won = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     card_points = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     forfeit = serializers.BooleanField()
+
+    def get_points_exact(self, row: Any) -> list[str] | None:
+        return [str(p) for p in row.points] if row.points is not None else None
 
 
 class RoundOutput(Serializer):
@@ -159,9 +172,19 @@ class RoundOutput(Serializer):
 class StandingOutput(Serializer):
     rank = serializers.IntegerField()
     entrant = EntrantOutput()
-    points = serializers.FloatField()
+    points = serializers.FloatField(help_text="Tournament points (`points_exact` has the exact fraction).")
+    points_exact = serializers.SerializerMethodField(help_text='Points as an exact fraction: "13/6", "2".')
     played = serializers.IntegerField()
-    tie_breaks = serializers.DictField(child=serializers.FloatField())
+    tie_breaks = serializers.DictField(
+        child=serializers.FloatField(), help_text="By name, in the tournament's order (docs/TOURNAMENTS.md)."
+    )
+
+    withdrawn = serializers.BooleanField(
+        help_text="Withdrew after the start: ranked after everyone still in."
+    )
+
+    def get_points_exact(self, row: Any) -> str:
+        return str(row.points)
 
 
 class BracketSlotOutput(Serializer):
@@ -206,6 +229,24 @@ class CorrectionOutput(Serializer):
     after = serializers.JSONField()
     reason = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+@extend_schema_field({"oneOf": [{"type": "number"}, {"type": "string", "example": "1/3"}]})
+class PointInput(serializers.Field):
+    """Tournament points as a number (0.5) or an exact fraction in text ("1/3")."""
+
+    default_error_messages = {"invalid": 'A number or a fraction such as "1/3" is required.'}
+
+    def to_internal_value(self, data: Any) -> Fraction:
+        if isinstance(data, bool) or not isinstance(data, int | float | str) or len(str(data)) > 24:
+            self.fail("invalid")
+        try:
+            return Fraction(str(data))
+        except (ValueError, ZeroDivisionError):
+            self.fail("invalid")
+
+    def to_representation(self, value: Any) -> str:
+        return str(value)
 
 
 # -- clubs ----------------------------------------------------------------------------------------------------
@@ -283,10 +324,14 @@ class TournamentInput(Serializer):
     name = serializers.CharField(max_length=120)
     game = serializers.ChoiceField(choices=Match.GameName.choices)
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
-    options = serializers.DictField(required=False, help_text="Rules flags of RULES.md.")
+    options = serializers.DictField(required=False, help_text="Rules flags of docs/RULES.md.")
     match_format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = serializers.IntegerField(default=1, min_value=1, max_value=99)
     third_place = serializers.BooleanField(default=False)
+    grand_final_reset = serializers.BooleanField(
+        default=True,
+        help_text="Double elimination: replay the grand final when the losers'-bracket champion wins it.",
+    )
     double_round_robin = serializers.BooleanField(default=False)
     swiss_rounds = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=30)
     avoid_same_club = serializers.BooleanField(default=False)
@@ -374,6 +419,30 @@ class EntrantListApi(APIView):
 def entrant_out(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
     ref = next(e for e in entrants_of(tournament=tournament) if e.id == entrant_id)
     return EntrantOutput(ref).data
+
+
+class EntrantRenameApi(APIView):
+    """The organiser names an entrant before the start (house bots come named "Rule bot 3")."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "TournamentEntrantInput"
+
+        name = serializers.CharField(max_length=64, help_text="Distinct within the tournament (any case).")
+
+    @extend_schema(request=InputSerializer, responses=EntrantOutput)
+    def patch(self, request: Request, tournament_id: int, entrant_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entrant_rename(
+            tournament_id=tournament_id,
+            by=signed_in(request),
+            entrant_id=entrant_id,
+            name=data.validated_data["name"],
+        )
+        return Response(entrant_out(found(tournament_id), entrant_id))
 
 
 class RegisterApi(APIView):
@@ -616,11 +685,25 @@ class CorrectionListCreateApi(APIView):
             required=False, allow_null=True, help_text="An entrant id; null: a draw."
         )
         points = serializers.ListField(
-            child=serializers.FloatField(min_value=0, max_value=1),
+            child=PointInput(),
             required=False,
             allow_null=True,
             max_length=6,
-            help_text="Pocha tables: each player's points, in seat order.",
+            help_text='Pocha tables: each player\'s points (0 to 1), in seat order: exact ("1/3") or decimal.',
+        )
+        games_won = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=99),
+            required=False,
+            allow_null=True,
+            max_length=6,
+            help_text="Games won by position; without it the corrected match counts no games won.",
+        )
+        card_points = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=100_000),
+            required=False,
+            allow_null=True,
+            max_length=6,
+            help_text="Card points by position; without them the corrected match counts none.",
         )
         reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
@@ -642,6 +725,8 @@ class CorrectionListCreateApi(APIView):
             by=signed_in(request),
             winner=v.get("winner"),
             points=v.get("points"),
+            games_won=v.get("games_won"),
+            card_points=v.get("card_points"),
             reason=v["reason"],
         )
         row = tournament_match(tournament=found(tournament_id), tournament_match_id=tm.pk)

@@ -31,6 +31,12 @@ class EntrantNotFound(ApplicationError):
     message = "No such entrant in this tournament."
 
 
+class EntrantNameTaken(ApplicationError):
+    code = "entrant_name_taken"
+    http_status = status.HTTP_409_CONFLICT
+    message = "Another entrant of this tournament has that name."
+
+
 class TournamentMatchNotFound(ApplicationError):
     code = "tournament_match_not_found"
     http_status = status.HTTP_404_NOT_FOUND

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 
 from games.models import Match, Player
 
@@ -76,11 +77,17 @@ class Tournament(models.Model):
     name = models.CharField(max_length=120)
     created_by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     game = models.CharField(max_length=8, choices=Match.GameName.choices)
-    options = models.JSONField(default=dict, blank=True, help_text="Rules flags (RULES.md), as validated.")
+    options = models.JSONField(
+        default=dict, blank=True, help_text="Rules flags (docs/RULES.md), as validated."
+    )
     match_format = models.CharField(max_length=8, choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
     format = models.CharField(max_length=12, choices=Format.choices)
     third_place = models.BooleanField(default=False, help_text="Single elimination: a third-place match.")
+    grand_final_reset = models.BooleanField(
+        default=True,
+        help_text="Double elimination: a second grand final when the losers'-bracket champion wins the first.",
+    )
     double_round_robin = models.BooleanField(default=False, help_text="Round robin: everyone meets twice.")
     swiss_rounds = models.PositiveSmallIntegerField(null=True, blank=True)
     avoid_same_club = models.BooleanField(default=False, help_text="Swiss: avoid pairing club mates.")
@@ -173,6 +180,11 @@ class Entrant(models.Model):
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="tournament_partnerships"
     )
     partner_bot = models.CharField(max_length=16, blank=True, help_text="Tute 4: a house bot partner.")
+    display_name = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="The entrant's name in this tournament (house bots get 'Rule bot 3'); blank: the handles.",
+    )
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="+", help_text="Represented."
     )
@@ -207,6 +219,12 @@ class Entrant(models.Model):
                 condition=Q(partner__isnull=True) | ~Q(partner=models.F("player")),
                 name="entrant_partner_not_self",
             ),
+            models.UniqueConstraint(
+                Lower("display_name"),
+                "tournament",
+                condition=~Q(display_name=""),
+                name="entrant_display_name_once",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -214,16 +232,23 @@ class Entrant(models.Model):
 
     @property
     def name(self) -> str:
+        if self.display_name:
+            return self.display_name
         first = self.player.handle if self.player is not None else f"house bot ({self.house_bot})"
         if self.partner is not None:
             return f"{first} & {self.partner.handle}"
         if self.partner_bot:
-            return f"{first} & house bot ({self.partner_bot})"
+            return f"{first} & {house_bot_label(self.partner_bot)}"
         return first
 
     @property
     def is_pair_complete(self) -> bool:
         return self.partner_id is not None or bool(self.partner_bot)
+
+
+def house_bot_label(level: str) -> str:
+    """A house bot level as people read it: "Rule bot"."""
+    return f"{level.capitalize()} bot"
 
 
 class Round(models.Model):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
@@ -22,7 +23,7 @@ from django.db.models import Count, Prefetch, Q, QuerySet
 from games.models import Player
 from tournaments.models import Club, Correction, Entrant, Membership, Round, Slot, Tournament, TournamentMatch
 from tournaments.pairing import Section
-from tournaments.state import bracket_of, done_matches, standings_of
+from tournaments.state import bracket_of, done_matches, points_of, standings_of
 
 
 def clubs_list(*, member: Player | None = None) -> QuerySet[Club]:
@@ -112,7 +113,7 @@ class MatchRow:
     match_id: int | None  # the games match, to watch or replay
     entrants: tuple[EntrantRef, ...]  # position order (seat order; Tute 4: pair i at seats i and i+2)
     winner: int | None
-    points: tuple[float, ...] | None
+    points: tuple[Fraction, ...] | None  # exact
     games_won: tuple[int, ...] | None
     card_points: tuple[int, ...] | None
     forfeit: bool
@@ -135,7 +136,7 @@ def _rows(tournament: Tournament, qs: QuerySet[TournamentMatch]) -> list[MatchRo
                 match_id=tm.match_id,
                 entrants=tuple(refs[s.entrant_id] for s in tm.slots.all()),
                 winner=tm.winner_id,
-                points=tuple(tm.points) if tm.points is not None else None,
+                points=points_of(tm.points) if tm.points is not None else None,
                 games_won=tuple(tm.games_won) if tm.games_won else None,
                 card_points=tuple(tm.card_points) if tm.card_points else None,
                 forfeit=tm.forfeit,
@@ -182,9 +183,10 @@ def tournament_match(*, tournament: Tournament, tournament_match_id: int) -> Mat
 class StandingRow:
     rank: int
     entrant: EntrantRef
-    points: float
+    points: Fraction  # exact: rounded only where shown
     played: int
-    tie_breaks: dict[str, float]
+    tie_breaks: dict[str, Fraction]
+    withdrawn: bool  # ranked after everyone still in
 
 
 def standings_table(*, tournament: Tournament) -> list[StandingRow]:
@@ -193,7 +195,12 @@ def standings_table(*, tournament: Tournament) -> list[StandingRow]:
     names = list(tournament.tie_breaks)
     return [
         StandingRow(
-            row.rank, refs[row.entrant], row.points, row.played, dict(zip(names, row.tie_breaks, strict=True))
+            row.rank,
+            refs[row.entrant],
+            row.points,
+            row.played,
+            dict(zip(names, row.tie_breaks, strict=True)),
+            row.withdrawn,
         )
         for row in standings_of(tournament)
     ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from games.models import Game, Match
@@ -24,7 +25,23 @@ from tournaments.pairing import (
 )
 
 #: Tournament points of a two-entrant match: win, draw (equal games and card points), loss.
-WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+WIN, DRAW, LOSS = Fraction(1), Fraction(1, 2), Fraction(0)
+
+
+# -- points, exact ------------------------------------------------------------------------------------
+#
+# Tournament points are exact fractions (a Pocha table of n scores in halves of 1/(n - 1)): stored as
+# their text ("1/3", "1", "0"), summed and compared as ``Fraction``, rounded only where shown.
+
+
+def stored_points(points: Iterable[Fraction]) -> list[str]:
+    """Points as a ``TournamentMatch.points`` JSON value: each one's exact text."""
+    return [str(Fraction(p)) for p in points]
+
+
+def points_of(value: Iterable[Any]) -> tuple[Fraction, ...]:
+    """A stored ``points`` list read back exactly (texts such as "1/3"; ints)."""
+    return tuple(Fraction(p) for p in value)
 
 
 def withdrawn_ids(tournament: Tournament) -> set[int]:
@@ -53,7 +70,7 @@ def bracket_of(tournament: Tournament, matches: Iterable[TournamentMatch] | None
     """The elimination bracket with every recorded result and every withdrawal after the start."""
     seeds = [int(e) for e in tournament.seeds]
     if tournament.format == Tournament.Format.DOUBLE_ELIM:
-        empty = double_elimination(seeds)
+        empty = double_elimination(seeds, reset=tournament.grand_final_reset)
     else:
         empty = single_elimination(seeds, third_place=tournament.third_place)
     recorded = matches if matches is not None else done_matches(tournament)
@@ -70,7 +87,7 @@ def encounters_of(matches: Iterable[TournamentMatch]) -> list[Encounter]:
         if tm.status != TournamentMatch.Status.DONE or tm.points is None:
             continue
         entrants = tuple(slot_entrants(tm))
-        points = tuple(float(p) for p in tm.points)
+        points = points_of(tm.points)
         games = tuple(int(g) for g in tm.games_won) if tm.games_won else ()
         cards = tuple(int(c) for c in tm.card_points) if tm.card_points else ()
         out.append(Encounter(tm.round.number, entrants, points, games, cards))
@@ -80,18 +97,21 @@ def encounters_of(matches: Iterable[TournamentMatch]) -> list[Encounter]:
 @dataclass(frozen=True, slots=True)
 class Row:
     """One line of the standings: rank (1 best; shared on a full tie), the entrant's points and the
-    tournament's tie-breaks in its order (``tie_breaks`` names them)."""
+    tournament's tie-breaks in its order (``tie_breaks`` names them); ``withdrawn`` entrants (after the
+    start) rank after everyone still in."""
 
     rank: int
     entrant: int
-    points: float
+    points: Fraction
     played: int
-    tie_breaks: tuple[float, ...]
+    tie_breaks: tuple[Fraction, ...]
+    withdrawn: bool = False
 
 
 def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | None = None) -> list[Row]:
     """Standings of the seeded entrants (before the start: none). An elimination tournament whose
-    bracket is complete ranks by its placements (points still count the wins)."""
+    bracket is complete ranks by its placements (points still count the wins). Entrants who withdrew
+    after the start come last, in their own order, marked."""
     if not tournament.seeds:
         return []
     recorded = list(matches) if matches is not None else done_matches(tournament)
@@ -106,7 +126,22 @@ def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | No
                 Row(place, e, by_entrant[e].points, by_entrant[e].played, by_entrant[e].tie_breaks)
                 for e, place in bracket.placements()
             ]
-    return rows
+    withdrawn = withdrawn_ids(tournament)
+    if not withdrawn:
+        return rows
+    staying = [r for r in rows if r.entrant not in withdrawn]
+    leaving = [r for r in rows if r.entrant in withdrawn]
+    return _reranked(staying, 1, False) + _reranked(leaving, len(staying) + 1, True)
+
+
+def _reranked(rows: list[Row], first: int, withdrawn: bool) -> list[Row]:
+    """``rows`` in their order, ranked from ``first``: rows that shared a rank still share one."""
+    out: list[Row] = []
+    for i, row in enumerate(rows):
+        shared = out and rows[i - 1].rank == row.rank
+        rank = out[-1].rank if shared else first + i
+        out.append(Row(rank, row.entrant, row.points, row.played, row.tie_breaks, withdrawn))
+    return out
 
 
 # -- a finished games match as a tournament result -----------------------------------------------------
@@ -114,7 +149,7 @@ def standings_of(tournament: Tournament, matches: Sequence[TournamentMatch] | No
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    points: list[float]
+    points: list[Fraction]
     games_won: list[int]
     card_points: list[int]
     #: The winning position for a two-entrant match (None: a draw); for a table, the best position.
@@ -154,7 +189,7 @@ def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds
             winner = 0 if seeds[0] < seeds[1] else 1
             return Outcome([LOSS, LOSS], games, cards, winner, True)
         totals = [float("-inf") if withdrawn[i] else 0.0 for i in range(positions)]
-        return Outcome(_table_points(totals), games, cards, _best(totals, seeds), True)
+        return Outcome(table_points(totals), games, cards, _best(totals, seeds), True)
     if positions == 2:
         winners = [int(w) for w in result.get("winners", [])]
         if len(winners) == 1:
@@ -163,7 +198,7 @@ def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds
     totals = [float(c) for c in cards]
     if conceded is not None:
         totals[_position(match, int(conceded))] = float("-inf")
-    return Outcome(_table_points(totals), games, cards, _best(totals, seeds), forfeit)
+    return Outcome(table_points(totals), games, cards, _best(totals, seeds), forfeit)
 
 
 def elimination_winner(outcome: Outcome, seeds: Sequence[int]) -> int:
@@ -179,16 +214,17 @@ def _position(match: Match, seat: int) -> int:
     return seat % 2 if match.game == Match.GameName.TUTE4 else seat
 
 
-def _pair_points(winner: int) -> list[float]:
+def _pair_points(winner: int) -> list[Fraction]:
     return [WIN, LOSS] if winner == 0 else [LOSS, WIN]
 
 
-def _table_points(totals: Sequence[float]) -> list[float]:
+def table_points(totals: Sequence[float]) -> list[Fraction]:
+    """Each player's share of the table mates it finished ahead of (half for a tie), exactly."""
     n = len(totals)
     out = []
     for i, mine in enumerate(totals):
-        beaten = sum(1.0 if mine > t else 0.5 if mine == t else 0.0 for j, t in enumerate(totals) if j != i)
-        out.append(round(beaten / (n - 1), 6))
+        halves = sum(2 if mine > t else 1 if mine == t else 0 for j, t in enumerate(totals) if j != i)
+        out.append(Fraction(halves, 2 * (n - 1)))
     return out
 
 

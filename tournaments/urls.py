@@ -11,6 +11,7 @@ urlpatterns = [
     path("tournaments/", apis.TournamentListCreateApi.as_view(), name="tournament-list"),
     path(T, apis.TournamentDetailApi.as_view(), name="tournament-detail"),
     path(T + "entrants/", apis.EntrantListApi.as_view(), name="tournament-entrants"),
+    path(T + "entrants/<int:entrant_id>/", apis.EntrantRenameApi.as_view(), name="tournament-entrant"),
     path(T + "entrants/<int:entrant_id>/partner/", apis.PartnerApi.as_view(), name="tournament-partner"),
     path(T + "register/", apis.RegisterApi.as_view(), name="tournament-register"),
     path(T + "invite/", apis.InviteApi.as_view(), name="tournament-invite"),

@@ -206,6 +206,9 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PARSER_CLASSES": ["tute_site.api.LimitedJSONParser"],
     "DEFAULT_CONTENT_NEGOTIATION_CLASS": "tute_site.api.JSONContentNegotiation",
+    # ``?format=`` is a filter (the tournaments list's), never a renderer override; only the schema view
+    # reads it as one (tute_site/schema.py).
+    "URL_FORMAT_OVERRIDE": None,
     "DEFAULT_PAGINATION_CLASS": "tute_site.api.Pagination",
     "PAGE_SIZE": 20,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -2,9 +2,10 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 
 from tute_site.health import health
+from tute_site.schema import SchemaApi
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -12,7 +13,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("tournaments.urls")),
-    path("api/v1/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/v1/schema/", SchemaApi.as_view(), name="schema"),
     path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -28,7 +28,7 @@ def suit_name(letter: str) -> str:
 
 
 def action_label(code: str) -> str:
-    """A button's text for an action code (RULES.md 8)."""
+    """A button's text for an action code (docs/RULES.md 8)."""
     kind, _sep, arg = code.partition(":")
     if kind == "play":
         return _("Play %(card)s") % {"card": card_name(arg)}

@@ -129,6 +129,9 @@ class TournamentForm(forms.Form):
     )
     match_target = forms.IntegerField(label=_("N"), min_value=1, max_value=99, initial=1)
     third_place = forms.BooleanField(label=_("Third-place match (single elimination)"), required=False)
+    no_grand_final_reset = forms.BooleanField(
+        label=_("No second grand final (double elimination)"), required=False
+    )
     double_round_robin = forms.BooleanField(label=_("Everyone meets twice (round robin)"), required=False)
     swiss_rounds = forms.IntegerField(label=_("Rounds (Swiss)"), min_value=1, max_value=30, required=False)
     table_size = forms.IntegerField(label=_("Table size (Pocha)"), min_value=3, max_value=6, required=False)
@@ -197,6 +200,7 @@ class TournamentForm(forms.Form):
             match_format=data["match_format"],
             match_target=data["match_target"],
             third_place=data["third_place"],
+            grand_final_reset=not data["no_grand_final_reset"],
             double_round_robin=data["double_round_robin"],
             swiss_rounds=data["swiss_rounds"],
             table_size=data["table_size"],

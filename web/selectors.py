@@ -168,7 +168,7 @@ class ReplayGame:
 def match_replay(*, match: Match) -> list[ReplayGame]:
     """Every game of a finished match, step by step, with every seat's hand: the replay viewer's data.
 
-    Only for finished matches: until then the deals are secret (RULES.md 9). Two queries: the games and
+    Only for finished matches: until then the deals are secret (docs/RULES.md 9). Two queries: the games and
     the actions; the engine replays each game from its seed.
     """
     if match.status != Match.Status.FINISHED:

@@ -19,8 +19,16 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
 from games.models import Match
-from games.selectors import match_view_for
-from games.services import SeatSpec, bot_create, bot_token_rotate, match_create, player_for_user
+from games.selectors import match_view_for, tokens_of
+from games.services import (
+    SeatSpec,
+    bot_create,
+    bot_token_rotate,
+    match_create,
+    player_for_user,
+    token_create,
+    token_revoke,
+)
 from ratings.models import Rating
 from tute_site.exceptions import ApplicationError
 from web import selectors
@@ -28,6 +36,7 @@ from web.charts import rating_chart
 from web.forms import BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
+from web.rules import rules_html
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -214,3 +223,29 @@ def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
         "web/bots.html",
         {"form": BotCreateForm(), "bots": selectors.bots_of(user=user), "token": token, "token_for": bot},
     )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def tokens(request: HttpRequest) -> HttpResponse:
+    """The person's personal API tokens: list, create (shown on this one answer only), revoke."""
+    user = request_user(request)
+    token = token_create(user=user) if request.method == "POST" else None
+    return render(request, "web/tokens.html", {"tokens": tokens_of(user=user), "token": token})
+
+
+@login_required
+@require_POST
+def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
+    try:
+        token_revoke(user=request_user(request), token_id=token_id)
+    except ApplicationError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The token was revoked: it no longer works."))
+    return redirect("web:tokens")
+
+
+def rules(request: HttpRequest) -> HttpResponse:
+    """How to play: docs/RULES.md, the rules as the engine plays them (English; issue 18 adds Spanish)."""
+    return render(request, "web/rules.html", {"rules_html": rules_html()})

@@ -248,7 +248,7 @@ def read_view(view: SeatView) -> Knowledge:
 
 
 def _deduce(trick: Sequence[tuple[int, str]], trump: int, partners: bool, excluded: list[int]) -> None:
-    """What each play of ``trick`` tells about the hand it came from (RULES.md section 2)."""
+    """What each play of ``trick`` tells about the hand it came from (docs/RULES.md section 2)."""
     if not trick:
         return
     win_seat, code = trick[0]
@@ -488,7 +488,7 @@ def _best_cante(hand: int, sung: int, trump: int) -> tuple[int, int]:
 
 
 def _reply_mask(hand: int, lead: int, trump: int) -> int:
-    """Two players: the cards of ``hand`` it may play on ``lead`` (RULES.md 2, default flags)."""
+    """Two players: the cards of ``hand`` it may play on ``lead`` (docs/RULES.md 2, default flags)."""
     follow = hand & SUIT_MASK[SUIT_OF[lead]]
     if follow:
         return (follow & STRONGER[lead]) or follow

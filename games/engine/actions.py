@@ -1,4 +1,4 @@
-"""Action codes (RULES.md section 8) and the small ints the engine computes with.
+"""Action codes (docs/RULES.md section 8) and the small ints the engine computes with.
 
 Ids: 0-47 play a card, 48-95 exchange a card, 96-99 sing a suit, 100 sing tute, 101 pass,
 102 + n bid n. Codes are the stable wire format; ids never leave the engine.

@@ -1,4 +1,4 @@
-"""Cards, their stable codes, strengths and points (RULES.md section 1).
+"""Cards, their stable codes, strengths and points (docs/RULES.md section 1).
 
 A card is an int index ``suit * 12 + rank_slot`` over the 48-card Spanish deck, so a hand fits in a
 48-bit mask. The 40-card deck simply never uses the 8s and 9s. Codes (``"1O"``, ``"12C"``) are what

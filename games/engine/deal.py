@@ -1,4 +1,4 @@
-"""Seeded decks (RULES.md section 7): anyone can recompute a deal from its seed, in any language."""
+"""Seeded decks (docs/RULES.md section 7): anyone can recompute a deal from its seed, in any language."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Game records (RULES.md section 10): load and validate, replay deterministically, export."""
+"""Game records (docs/RULES.md section 10): load and validate, replay deterministically, export."""
 
 from __future__ import annotations
 

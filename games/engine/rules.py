@@ -1,6 +1,6 @@
-"""Rules variants: one frozen, validated config object per game (RULES.md flags).
+"""Rules variants: one frozen, validated config object per game (docs/RULES.md flags).
 
-Every flag of RULES.md is a field here with the product's default. A flag that the chosen game does
+Every flag of docs/RULES.md is a field here with the product's default. A flag that the chosen game does
 not use is accepted and has no effect (``stock_duty`` in Tute 4, say), so one options dict can be
 shared across games; an unknown flag or a bad value is a ``RulesError``.
 """

@@ -129,7 +129,7 @@ class State:
         return tuple(out)
 
     def view(self, seat: int | None) -> SeatView:
-        """What ``seat`` may know (RULES.md section 9); ``None`` gives the spectator's view."""
+        """What ``seat`` may know (docs/RULES.md section 9); ``None`` gives the spectator's view."""
         if seat is not None and not 0 <= seat < self.table.n:
             raise ValueError(f"no seat {seat} in a game of {self.table.n}")
         result = self.result()

@@ -295,7 +295,7 @@ class Table:
         return []
 
     def _play_mask(self, seat: int) -> int:
-        """RULES.md section 2: the cards of ``seat``'s hand it may play to the current trick."""
+        """docs/RULES.md section 2: the cards of ``seat``'s hand it may play to the current trick."""
         hand = self.hands[seat]
         trick = self.trick
         if not trick:
@@ -353,7 +353,7 @@ class Table:
         return out
 
     def _cantes_open(self) -> bool:
-        # Tute 4 has no stock, so without cantes_in_arrastre it has no cantes at all (RULES.md 3).
+        # Tute 4 has no stock, so without cantes_in_arrastre it has no cantes at all (docs/RULES.md 3).
         return self.rules.cantes_in_arrastre or self._cards_to_draw()
 
     def _sing_source(self, seat: int) -> int:
@@ -369,8 +369,10 @@ class Table:
         source = self._sing_source(seat)
         suits = [s for s in range(4) if not (self.sung >> s) & 1 and source & PAIR_MASK[s] == PAIR_MASK[s]]
         if self.rules.forty_before_twenty:
+            # "Holds the trump pair" reads the same cards as the cante itself (docs/RULES.md 3): with
+            # cante_before_draw, the hand held when the trick was won.
             trump = self.trump
-            if not (self.sung >> trump) & 1 and self.hands[seat] & PAIR_MASK[trump] == PAIR_MASK[trump]:
+            if not (self.sung >> trump) & 1 and source & PAIR_MASK[trump] == PAIR_MASK[trump]:
                 suits = [s for s in suits if s == trump]
         return suits
 

@@ -1,4 +1,4 @@
-"""Per-seat views (RULES.md section 9): the only projection of a game that leaves the server.
+"""Per-seat views (docs/RULES.md section 9): the only projection of a game that leaves the server.
 
 A view is built from public facts plus the seat's own hand, never by copying the state and deleting
 secrets, so a new field on the state cannot leak by accident.
@@ -46,7 +46,7 @@ class SeatView:
     game: str
     players: int
     seat: int | None  # None: a spectator
-    ply: int
+    game_ply: int  # actions of this game so far (the API's envelope "ply" counts the whole match's)
     phase: str  # bid, play, partner_sing, over
     to_act: int | None
     hand_number: int  # Pocha counts hands from 0; Tute games have one
@@ -80,7 +80,7 @@ class SeatView:
             "game": self.game,
             "players": self.players,
             "seat": self.seat,
-            "ply": self.ply,
+            "game_ply": self.game_ply,
             "phase": self.phase,
             "to_act": self.to_act,
             "hand_number": self.hand_number,
@@ -137,7 +137,7 @@ def seat_view(t: Table, seat: int | None, result: dict[str, Any] | None) -> Seat
         game=t.rules.game,
         players=t.n,
         seat=seat,
-        ply=t.ply,
+        game_ply=t.ply,
         phase=PHASE_NAMES[t.phase],
         to_act=None if over else t.to_act,
         hand_number=t.hand_no,

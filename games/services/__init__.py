@@ -25,6 +25,7 @@ from games.services.players import (
     bot_token_rotate,
     player_for_user,
     token_create,
+    token_revoke,
 )
 
 __all__ = [
@@ -47,5 +48,6 @@ __all__ = [
     "seat_join",
     "seat_leave",
     "token_create",
+    "token_revoke",
     "turn_timeout",
 ]

@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from games.bots import BOT_LEVELS
 from games.engine import CODE_OF, RULES_VERSION, Rules, RulesError, State
+from games.engine.rules import PLAYERS
 from games.errors import (
     AlreadySeated,
     InvalidRules,
@@ -64,11 +65,23 @@ def match_create(
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
+    ``seats`` places exactly those players, house bots and empty seats: without ``players`` they set the
+    player count (Pocha 2 to 6; the Tute games need 2 and 4 of them); with it they must agree.
+
     A player seated by someone else is challenged: the seat waits for them to accept (at once for a
     bot set to accept automatically). The match starts when every seat is filled and accepted.
     ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
     by entering): the match starts at once when every seat is filled.
     """
+    if seats is not None:
+        if players is None:
+            players = len(seats)  # the seats given are the table: never padded with empty ones
+            low, high, _ = PLAYERS.get(game, (players, players, players))
+            if not low <= players <= high:
+                span = str(low) if low == high else f"{low} to {high}"
+                raise InvalidSeats(f"{game} has {span} seats, not {players}")
+        elif players != len(seats):
+            raise InvalidSeats(f"{len(seats)} seats were given for {players} players")
     try:
         rules = Rules.build(game, players, options or {})
     except RulesError as exc:
@@ -86,9 +99,7 @@ def match_create(
     if not 1 <= clock.max_timeouts <= 100:
         raise InvalidRules("max_timeouts must be from 1 to 100")
     specs = seats if seats is not None else [SeatSpec(player=created_by.handle)]
-    if len(specs) > rules.players:
-        raise InvalidSeats(f"{game} has {rules.players} seats, not {len(specs)}")
-    specs = specs + [SeatSpec()] * (rules.players - len(specs))
+    specs = specs + [SeatSpec()] * (rules.players - len(specs))  # without seats: the creator, then empty
     handles = [s.player for s in specs if s.player]
     if len(handles) != len(set(handles)):
         raise InvalidSeats("a player takes at most one seat in a match")

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from games.errors import HandleTaken, NotABot
+from games.errors import HandleTaken, NotABot, TokenNotFound
 from games.models import ApiToken, Player
 from games.tokens import token_digest
 
@@ -45,6 +45,15 @@ def token_create(*, user: User) -> str:
     token = secrets.token_urlsafe(TOKEN_BYTES)
     ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token[:8])
     return token
+
+
+@transaction.atomic
+def token_revoke(*, user: User, token_id: int) -> None:
+    """Delete one of ``user``'s own tokens; it stops working at once (games.authentication drops it from
+    the cache). Another account's token is not found, as if it did not exist."""
+    deleted, _ = ApiToken.objects.filter(pk=token_id, user=user).delete()
+    if not deleted:
+        raise TokenNotFound()
 
 
 @transaction.atomic

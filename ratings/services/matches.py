@@ -12,7 +12,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from games.models import Game, Match, Seat
 from ratings.elo import Standing
 from ratings.facts import Change, Competitor, MatchFacts, match_facts, policy, rate
-from ratings.models import Rating, RatingChange
+from ratings.models import RatedMatch, Rating, RatingChange
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +54,18 @@ def match_ratings_apply(*, match_id: int) -> int:
     same player finishing together wait for each other instead of deadlocking or losing an update.
     """
     match = Match.objects.filter(pk=match_id).first()
-    if match is None or RatingChange.objects.filter(match_id=match_id).exists():
+    if match is None or RatedMatch.objects.filter(match_id=match_id).exists():
         return 0
     seats = list(match.seats.select_related("player"))
     facts = facts_for(match, seats, list(match.games.all()))
     if facts is None:
         return 0
     keys = _competitor_keys(facts)
+    if not keys:
+        # Every seat is one competitor: nothing moves and nothing counts. A twin delivery inserting
+        # the same ledger row is harmless here, as nothing else is written.
+        RatedMatch.objects.bulk_create([RatedMatch(match_id=match_id)], ignore_conflicts=True)
+        return 0
     Rating.objects.bulk_create(
         [_new_rating(pool, c, partner) for (pool, _), (_, c, partner) in sorted(keys.items())],
         ignore_conflicts=True,
@@ -73,7 +78,7 @@ def match_ratings_apply(*, match_id: int) -> int:
         for r in Rating.objects.select_for_update().filter(condition).order_by("pool", "subject")
     }
     # A twin delivery, or a recompute (it holds the tables until it commits), got here first.
-    if RatingChange.objects.filter(match_id=match_id).exists():
+    if RatedMatch.objects.filter(match_id=match_id).exists():
         return 0
     changes = rate(facts, lambda pool, subject: _standing(rows[(pool, subject)]), policy())
     played_at = match.finished_at
@@ -86,8 +91,11 @@ def match_ratings_apply(*, match_id: int) -> int:
         row.rated_matches += 1
         row.last_played_at = played_at
         records.append(_record(match.pk, row, change, before, played_at))
-    Rating.objects.bulk_update(list(rows.values()), ["rating", "rated_matches", "last_played_at"])
+    Rating.objects.bulk_update(
+        [rows[(c.pool, c.competitor.subject)] for c in changes], ["rating", "rated_matches", "last_played_at"]
+    )
     RatingChange.objects.bulk_create(records)
+    RatedMatch.objects.create(match_id=match_id)
     return len(records)
 
 
@@ -114,20 +122,18 @@ def match_ratings_apply_pending(*, match_id: int) -> int:
 
 
 def pending_before(*, match_id: int, finished_at: datetime) -> list[int]:
-    """Rated matches still unrated that come before ``match_id`` in finishing order, in that order."""
+    """Rated matches not yet applied (no ``RatedMatch``) that come before ``match_id`` in finishing order,
+    in that order."""
     before = rateable_matches().filter(
         Q(finished_at__lt=finished_at) | Q(finished_at=finished_at, id__lt=match_id)
     )
-    has_changes = Exists(RatingChange.objects.filter(match_id=OuterRef("pk")))
+    applied = Exists(RatedMatch.objects.filter(match_id=OuterRef("pk")))
     latest_rated = (
-        before.filter(has_changes)
-        .order_by("-finished_at", "-id")
-        .values_list("finished_at", flat=True)
-        .first()
+        before.filter(applied).order_by("-finished_at", "-id").values_list("finished_at", flat=True).first()
     )
     if latest_rated is not None:
         before = before.filter(finished_at__gte=latest_rated - BACKLOG_SLACK)
-    return list(before.filter(~has_changes).values_list("id", flat=True))
+    return list(before.filter(~applied).values_list("id", flat=True))
 
 
 def _competitor_keys(facts: MatchFacts) -> dict[tuple[str, str], tuple[str, Competitor, int | None]]:

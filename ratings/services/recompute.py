@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from games.models import Game, Match, Seat
 from ratings.elo import Standing
 from ratings.facts import SeatRow, match_facts, policy, rate
-from ratings.models import Rating, RatingChange
+from ratings.models import RatedMatch, Rating, RatingChange
 from ratings.services.matches import rateable_matches
 
 RATING_COLUMNS = (
@@ -82,10 +82,12 @@ def ratings_recompute(*, batch_size: int = 5000) -> tuple[int, int]:
     with connection.cursor() as cursor:
         cursor.execute(f"DELETE FROM {RatingChange._meta.db_table}")
         cursor.execute(f"DELETE FROM {Rating._meta.db_table}")
+        cursor.execute(f"DELETE FROM {RatedMatch._meta.db_table}")
     if _can_copy():
         _copy_lines(Rating._meta.db_table, RATING_COLUMNS, map(_rating_line, rows.values()))
         ids = _rating_ids()
         _copy_lines(RatingChange._meta.db_table, CHANGE_COLUMNS, _change_lines(changes, ids))
+        _copy_lines(RatedMatch._meta.db_table, ("match_id",), (f"{match_id}\n" for match_id in rated))
     else:
         Rating.objects.bulk_create(
             (Rating(**dict(zip(RATING_COLUMNS, row.values(), strict=True))) for row in rows.values()),
@@ -109,7 +111,8 @@ def ratings_recompute(*, batch_size: int = 5000) -> tuple[int, int]:
             ),
             batch_size=batch_size,
         )
-    return rated, len(changes)
+        RatedMatch.objects.bulk_create((RatedMatch(match_id=m) for m in rated), batch_size=batch_size)
+    return len(rated), len(changes)
 
 
 def _rating_ids() -> dict[tuple[str, str], int]:
@@ -124,17 +127,20 @@ def _lock_out_writers() -> None:
     is rated after its commit, on top of the rebuilt rows. The tables are locked in the order the
     incremental path writes them (ratings, then changes) and never more strongly later (DELETE, not
     TRUNCATE), so an update already under way finishes first instead of deadlocking with this.
+    The ledger of applied matches is locked last: the incremental path inserts into it after the others.
     SQLite: the project's transactions are IMMEDIATE, so this one already holds the only write lock.
     """
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(
-                f"LOCK TABLE {Rating._meta.db_table}, {RatingChange._meta.db_table} IN EXCLUSIVE MODE"
+                f"LOCK TABLE {Rating._meta.db_table}, {RatingChange._meta.db_table}, "
+                f"{RatedMatch._meta.db_table} IN EXCLUSIVE MODE"
             )
 
 
-def _rate_history() -> tuple[dict[tuple[str, str], _Row], list[_Change], int]:
-    """Every rating and change the history produces, rating each match once, in finishing order."""
+def _rate_history() -> tuple[dict[tuple[str, str], _Row], list[_Change], list[int]]:
+    """Every rating and change the history produces, rating each match once, in finishing order; and
+    the matches rated (with or without changes)."""
     k_policy = policy()
     fresh = Standing(settings.RATINGS_INITIAL, 0)
     rows: dict[tuple[str, str], _Row] = {}
@@ -144,7 +150,7 @@ def _rate_history() -> tuple[dict[tuple[str, str], _Row], list[_Change], int]:
         row = rows.get((pool, subject))
         return fresh if row is None else Standing(row.rating, row.rated_matches)
 
-    rated = 0
+    rated: list[int] = []
     for match_id, game, result, played_at, seats, game_results in _history():
         if result is None or played_at is None:
             continue
@@ -170,7 +176,7 @@ def _rate_history() -> tuple[dict[tuple[str, str], _Row], list[_Change], int]:
             row.rated_matches += 1
             row.last_played_at = played_at
             changes.append((match_id, key, before, row.rating, change.delta, change.k, played_at))
-        rated += 1
+        rated.append(match_id)
     return rows, changes, rated
 
 

@@ -1,4 +1,4 @@
-"""No response ever holds a card its caller may not know (RULES.md section 9).
+"""No response ever holds a card its caller may not know (docs/RULES.md section 9).
 
 Many random games of Tute 2, Tute 4 and Pocha are played through the API. At every ply every kind of
 caller asks: each seat (the one to act and the others, by token), a signed-in player without a seat (by
@@ -7,7 +7,7 @@ caller may know, computed here independently of the server's views:
 
 - public: every card played, each sung pair (the 12 and 11), every card given in a swap, and each hand's
   trump card (Tute 2's face-up card, the dealer's shown card, Pocha's turned-up card), read from the
-  stored decks as RULES.md section 7 deals them and from the public action log;
+  stored decks as docs/RULES.md section 7 deals them and from the public action log;
 - private: the caller's own hand, from the server's engine state (``game_state``), and nothing else.
 
 The match's public state and list show no card at all while it runs, and no seed or deck appears before
@@ -118,7 +118,7 @@ def hand_number(rules: Rules, actions: int) -> int:
 
 
 def trump_card(rules: Rules, deck: list[str], k: int) -> str:
-    """RULES.md 7, 4.2, 5.2, 6.3: the card after the dealt blocks, or the dealer's last card if all went."""
+    """docs/RULES.md 7, 4.2, 5.2, 6.3: the card after the dealt blocks, or the dealer's last card if all went."""
     dealt = rules.players * k
     return deck[dealt] if dealt < len(deck) else deck[dealt - 1]
 

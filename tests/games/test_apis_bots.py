@@ -206,3 +206,38 @@ def test_a_bot_plays_its_own_seat_with_its_token(
     )
     assert right.status_code == 200
     assert Action.objects.get(match=match).player == bot
+
+
+# -- personal tokens over the API (issue 17) -------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_a_first_personal_token_with_the_session_needs_the_csrf_header() -> None:
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    User.objects.create_user(username="carla", password="pw-Sota-de-oros-1")
+    browser = Client(enforce_csrf_checks=True)
+    assert browser.login(username="carla", password="pw-Sota-de-oros-1")
+
+    # without the header: refused, nothing made
+    refused = browser.post("/api/v1/me/tokens/")
+    assert refused.status_code == 403 and "CSRF" in refused.json()["message"]
+    assert not ApiToken.objects.exists()
+
+    # with the csrftoken cookie's value in X-CSRFToken: a token, listed (prefix only), and revocable
+    csrf = "Sota" * 8  # as a page of the site would have set it: a 32-character secret in the cookie
+    browser.cookies["csrftoken"] = csrf
+    made = browser.post("/api/v1/me/tokens/", {}, content_type="application/json", HTTP_X_CSRFTOKEN=csrf)
+    assert made.status_code == 201
+    token = made.json()["token"]
+    (row,) = browser.get("/api/v1/me/tokens/").json()["results"]
+    assert row["prefix"] == token[:8] and "token" not in row
+    app = Client()
+    assert app.get("/api/v1/me/tokens/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
+    assert (
+        app.delete(f"/api/v1/me/tokens/{row['id']}/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 204
+    )
+    assert app.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 401
+    gone = browser.delete(f"/api/v1/me/tokens/{row['id']}/", HTTP_X_CSRFTOKEN=csrf)
+    assert (gone.status_code, gone.json()["code"]) == (404, "token_not_found")

@@ -99,9 +99,12 @@ def test_a_bot_account_is_labelled_as_a_bot(player: Player, token_client: Client
         ({"game": "tute2", "options": {"nope": 1}}, 400, "invalid_rules"),
         ({"game": "tute2", "options": ["stock_duty"]}, 400, "invalid"),
         ({"game": "tute2", "format": "best_of", "games": 0}, 400, "invalid"),
-        ({"game": "tute2", "seats": [{"bot": "god"}]}, 400, "invalid_seats"),
-        ({"game": "tute2", "seats": [{"player": "ghost"}]}, 400, "unknown_player"),
-        ({"game": "tute2", "seats": [{}, {}, {}]}, 400, "invalid_seats"),
+        ({"game": "tute2", "seats": [{"bot": "god"}, {}]}, 400, "invalid_seats"),
+        ({"game": "tute2", "seats": [{"player": "ghost"}, {}]}, 400, "unknown_player"),
+        ({"game": "tute2", "seats": [{}, {}, {}]}, 400, "invalid"),
+        ({"game": "tute2", "seats": [{"bot": "rule"}]}, 400, "invalid"),  # never padded (issue 17)
+        ({"game": "pocha", "players": 4, "seats": [{"bot": "rule"}] * 3}, 400, "invalid"),
+        ({"game": "pocha", "seats": [{"bot": "rule"}] * 7}, 400, "invalid"),
         ({"game": "tute2", "seats": "all"}, 400, "invalid"),
     ],
 )
@@ -506,3 +509,100 @@ def test_an_aborted_match_has_no_record(
     token_client(player).post(url(match.pk, "abort"))
 
     assert_error(token_client(player).get(url(match.pk, "record")), 403, "match_not_finished")
+
+
+def test_seats_without_players_set_the_player_count(player: Player, token_client: ClientFor) -> None:
+    # given: a Pocha match given three seats and no player count
+    client = token_client(player)
+    seats = [{"player": player.handle}, {"bot": "rule"}, {"bot": "random"}]
+
+    # when
+    response = client.post("/api/v1/matches/", {"game": "pocha", "seats": seats}, format="json")
+
+    # then: a three-player match with exactly those seats, under way at once
+    body = response.json()
+    assert response.status_code == 201, body
+    assert body["players"] == 3 and len(body["seats"]) == 3 and body["status"] == "in_progress"
+    assert [s["house_bot"] for s in body["seats"]] == ["", "rule", "random"]
+    # and: the same with an agreeing count
+    agreeing = client.post("/api/v1/matches/", {"game": "pocha", "players": 3, "seats": seats}, format="json")
+    assert agreeing.status_code == 201 and agreeing.json()["players"] == 3
+
+
+def test_the_list_filters_by_rated_and_reads_in_finishing_order(
+    player: Player, token_client: ClientFor
+) -> None:
+    # given: three finished matches (one unrated), finished in an order other than their creation's,
+    # and one still open
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    made = [
+        match_create(
+            created_by=player, game="tute2", rated=rated, seats=[SeatSpec(bot="rule"), SeatSpec(bot="rule")]
+        )
+        for rated in (True, False, True)
+    ]
+    now = timezone.now()
+    for match, minutes in zip(made, (3, 2, 1), strict=True):
+        Match.objects.filter(pk=match.pk).update(
+            status="finished", finished_at=now - timedelta(minutes=minutes)
+        )
+    Match.objects.filter(pk=made[2].pk).update(finished_at=now - timedelta(minutes=5))
+    open_one = match_create(created_by=player, game="tute2")
+    client = token_client(player)
+
+    # when / then: ?rated= filters; ?ordering=finished_at lists by finishing time (then id), open last
+    rated = client.get("/api/v1/matches/?rated=true&status=finished&ordering=finished_at").json()
+    assert [m["id"] for m in rated["results"]] == [made[2].pk, made[0].pk]
+    unrated = client.get("/api/v1/matches/?rated=false").json()
+    assert [m["id"] for m in unrated["results"]] == [made[1].pk]
+    everything = client.get("/api/v1/matches/?ordering=finished_at").json()
+    assert [m["id"] for m in everything["results"]] == [made[2].pk, made[0].pk, made[1].pk, open_one.pk]
+    assert client.get("/api/v1/matches/?ordering=-finished_at").json()["results"][0]["id"] == made[1].pk
+    assert client.get("/api/v1/matches/").json()["results"][0]["id"] == open_one.pk  # newest first
+    assert client.get("/api/v1/matches/?ordering=ply").status_code == 400
+    assert client.get("/api/v1/matches/?rated=maybe").status_code == 400
+
+
+def test_the_envelope_ply_counts_the_match_and_the_views_game_ply_the_game(
+    player: Player, token_client: ClientFor
+) -> None:
+    # given: a best of 3 between two house bots, played through its first game into the second
+    from games.services import bot_turn_play
+
+    match = match_create(
+        created_by=player,
+        game="tute2",
+        format="best_of",
+        format_target=3,
+        rated=False,
+        seats=[SeatSpec(bot="rule"), SeatSpec(bot="random")],
+    )
+    while not Game.objects.filter(match=match, number=1).exists():
+        fresh = Match.objects.get(pk=match.pk)
+        assert bot_turn_play(match_id=match.pk, ply=fresh.ply) is not None
+    fresh = Match.objects.get(pk=match.pk)
+    bot_turn_play(match_id=match.pk, ply=fresh.ply)
+
+    # when
+    body = token_client(player).get(f"/api/v1/matches/{match.pk}/view/").json()
+
+    # then: ply is the match's count (the one actions take); game_ply restarted with game 1
+    second = Game.objects.get(match=match, number=1)
+    assert body["game_number"] == 1 and body["ply"] == Match.objects.get(pk=match.pk).ply
+    assert body["view"]["game_ply"] == body["ply"] - second.first_ply == 1
+    assert "ply" not in body["view"]
+    assert body["legal"] is None, "always sent, null when not the caller's turn"
+
+
+def test_the_schema_says_what_legal_and_the_record_send(player: Player, token_client: ClientFor) -> None:
+    import json
+
+    schema = json.loads(token_client(player).get("/api/v1/schema/?format=json").content)
+    envelope = schema["components"]["schemas"]["SeatViewEnvelope"]["properties"]
+    assert "null" in envelope["legal"]["description"] and envelope["legal"]["nullable"] is True
+    assert "game_ply" in envelope["ply"]["description"]
+    record = schema["paths"]["/api/v1/matches/{match_id}/record/"]["get"]
+    assert "403" in record["responses"] and "match_not_finished" in record["responses"]["403"]["description"]

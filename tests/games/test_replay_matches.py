@@ -123,7 +123,7 @@ def test_a_finished_match_replays_to_its_stored_results(
         result = state.result()
         assert result is not None
         assert result.to_dict() == stored.result
-        # and: the stored decks are the ones its seed deals (RULES.md 7), and a record replays the same
+        # and: the stored decks are the ones its seed deals (docs/RULES.md 7), and a record replays the same
         assert stored.decks == [list(deck) for deck in record_decks(match, stored)]
         record = load_record(
             {

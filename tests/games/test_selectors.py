@@ -71,7 +71,11 @@ def test_an_unknown_match_loads_as_none(db: None) -> None:
 def test_an_open_match_loads_with_its_empty_seats_and_no_game(player: Player) -> None:
     from games.services import SeatSpec, match_create
 
-    match = match_create(created_by=player, game="tute4", seats=[SeatSpec(player=player.handle)])
+    match = match_create(
+        created_by=player,
+        game="tute4",
+        seats=[SeatSpec(player=player.handle), SeatSpec(), SeatSpec(), SeatSpec()],
+    )
 
     loaded = match_loaded(match_id=match.pk, lock=True)
 

@@ -118,12 +118,12 @@ def test_create_with_a_player_a_house_bot_and_an_empty_seat(make_player: Callabl
     # given: a creator and another player
     creator, other = make_player(), make_player()
 
-    # when: a 4-player Pocha with the other player, a house bot, and an empty seat (the 4th is filled up)
+    # when: a 4-player Pocha with the other player, a house bot, and two empty seats
     match = match_create(
         created_by=creator,
         game="pocha",
         players=4,
-        seats=[SeatSpec(player=other.handle), SeatSpec(bot="random"), SeatSpec()],
+        seats=[SeatSpec(player=other.handle), SeatSpec(bot="random"), SeatSpec(), SeatSpec()],
     )
 
     # then: the seats are as asked; the creator, not named, has no seat; the match waits
@@ -177,9 +177,10 @@ def test_create_refuses_bad_rules_and_creates_nothing(
     [
         ([SeatSpec(), SeatSpec(), SeatSpec()], InvalidSeats, "2 seats"),
         ([SeatSpec(player="{me}"), SeatSpec(player="{me}")], InvalidSeats, "at most one seat"),
-        ([SeatSpec(player="nobody-here")], UnknownPlayer, "nobody-here"),
-        ([SeatSpec(player="{me}", bot="random")], InvalidSeats, "not both"),
-        ([SeatSpec(bot="grandmaster")], InvalidSeats, "unknown house bot level"),
+        ([SeatSpec(player="nobody-here"), SeatSpec()], UnknownPlayer, "nobody-here"),
+        ([SeatSpec(player="{me}", bot="random"), SeatSpec()], InvalidSeats, "not both"),
+        ([SeatSpec(bot="grandmaster"), SeatSpec()], InvalidSeats, "unknown house bot level"),
+        ([SeatSpec(bot="rule")], InvalidSeats, "2 seats, not 1"),  # never padded (issue 17)
     ],
 )
 def test_create_refuses_bad_seats_and_creates_nothing(
@@ -1056,3 +1057,12 @@ def test_a_resigned_match_has_a_record_of_the_abandoned_game(
         Action.objects.filter(match=match).order_by("ply").values_list("code", flat=True)
     )
     assert records[0]["result"] is None
+
+
+def test_seats_set_the_player_count_or_must_agree_with_it(make_player: Callable[..., Player]) -> None:
+    creator = make_player()
+    three = [SeatSpec(player=creator.handle), SeatSpec(bot="rule"), SeatSpec(bot="rule")]
+    match = match_create(created_by=creator, game="pocha", seats=three)
+    assert match.num_players == 3 and match.seats.count() == 3
+    with pytest.raises(InvalidSeats, match="3 seats were given for 4 players"):
+        match_create(created_by=creator, game="pocha", players=4, seats=three)

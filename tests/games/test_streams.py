@@ -107,6 +107,10 @@ def test_a_challenge_then_the_start_then_each_turn_then_the_end(
     assert turn["type"] == "your_turn" and (turn["match"], turn["ply"]) == (match.pk, 0)
     assert turn["legal"] and turn["view"]["hand"]
     assert turn["deadline"] is not None
+    # the same time format as REST (Z, not +00:00), and the view's per-game count is game_ply (issue 17)
+    rest = APIClient().get(f"/api/v1/matches/{match.pk}/").json()["turn_deadline"]
+    assert turn["deadline"] == rest and turn["deadline"].endswith("Z")
+    assert turn["view"]["game_ply"] == 0 and "ply" not in turn["view"]
     assert pending_events(player, heard) == [], "a turn is told once per connection"
 
     # when: the bot plays each turn it is told of, and the house bot plays its own
@@ -177,6 +181,7 @@ def test_keepalive_lines_when_nothing_happens(owner: Player, bot: tuple[Player, 
     assert kinds[0] == "hello" and lines[0]["keepalive"] == 0.1 and lines[0]["player"] == "streamer"
     assert kinds[-1] == "bye" and lines[-1]["reason"] == "max_seconds"
     assert set(kinds[1:-1]) == {"keepalive"}
+    assert all(e["time"].endswith("Z") for e in lines[1:-1]), "times as REST writes them"
     assert 4 <= len(kinds) - 2 <= 7
     assert 0.6 <= took < 3
 

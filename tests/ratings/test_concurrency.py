@@ -17,7 +17,7 @@ import pytest
 from django.db import connection, connections
 
 from games.models import Match, Player
-from ratings.models import Pool, Rating, RatingChange
+from ratings.models import Pool, RatedMatch, Rating, RatingChange
 from ratings.services import match_ratings_apply, ratings_recompute, recompute
 from ratings.tasks import apply_match_ratings
 
@@ -74,6 +74,7 @@ def replay_sequentially(order: list[int], givens: Sequence[Rating]) -> None:
     """Forget every rating, restore the givens, and apply the matches one by one in ``order``."""
     RatingChange.objects.all().delete()
     Rating.objects.all().delete()
+    RatedMatch.objects.all().delete()
     for given in givens:
         given.pk = None
         given.save(force_insert=True)

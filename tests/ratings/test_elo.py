@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from ratings.elo import KPolicy, Standing, expected, multiplayer, pairs_match, two_sided
+from ratings.elo import KPolicy, Standing, expected, multiplayer, pairs_seats, two_sided
 
 POLICY = KPolicy()  # 40 for the first 30 rated matches, 20 after, 10 from 2400 up
 NEW = 0  # rated matches of a newcomer
@@ -103,6 +103,13 @@ def test_k_10_from_2400_up() -> None:
 
 # -- Tute 4: pairs' averages, each player's own K -------------------------------------------------------
 
+DISTINCT = ("a1", "b1", "a2", "b2")
+
+
+def seated(side_a: tuple[Standing, Standing], side_b: tuple[Standing, Standing]) -> list[Standing]:
+    """Seats 0 and 2 hold side A, seats 1 and 3 side B."""
+    return [side_a[0], side_b[0], side_a[1], side_b[1]]
+
 
 def test_tute4_the_expectation_comes_from_the_pairs_averages() -> None:
     # given: 1700 & 1500 (average 1600) against 1400 & 1400 (average 1400), all new
@@ -110,11 +117,10 @@ def test_tute4_the_expectation_comes_from_the_pairs_averages() -> None:
     side_b = (Standing(1400, NEW), Standing(1400, NEW))
 
     # when: side A wins: expected 0.759747 from the averages, not from each player's own rating
-    deltas_a, deltas_b = pairs_match(side_a, side_b, 1.0, POLICY)
+    deltas = pairs_seats(seated(side_a, side_b), DISTINCT, 1.0, POLICY)
 
-    # then: 40 x (1 - 0.759747) for each of A, 40 x (0 - 0.240253) for each of B
-    assert deltas_a == [approx(9.610122934), approx(9.610122934)]
-    assert deltas_b == [approx(-9.610122934), approx(-9.610122934)]
+    # then: 40 x (1 - 0.759747) for each of A, 40 x (0 - 0.240253) for each of B (seats 0, 2 / 1, 3)
+    assert deltas == [approx(9.610122934), approx(-9.610122934), approx(9.610122934), approx(-9.610122934)]
 
 
 def test_tute4_each_player_gets_its_own_k_times_the_pairs_surprise() -> None:
@@ -123,16 +129,15 @@ def test_tute4_each_player_gets_its_own_k_times_the_pairs_surprise() -> None:
     side_b = (Standing(1500, NEW), Standing(1500, SEASONED))
 
     # when: side B wins
-    deltas_a, deltas_b = pairs_match(side_a, side_b, 0.0, POLICY)
+    deltas = pairs_seats(seated(side_a, side_b), DISTINCT, 0.0, POLICY)
 
     # then: expected 0.5 each; K 40 or 20 by the player's experience
-    assert deltas_a == [-20.0, -10.0]
-    assert deltas_b == [20.0, 10.0]
+    assert deltas == [-20.0, 20.0, -10.0, 10.0]
 
 
 def test_tute4_a_drawn_match_between_equal_pairs_changes_nothing() -> None:
     side = (Standing(1500, NEW), Standing(1500, NEW))
-    assert pairs_match(side, side, 0.5, POLICY) == ([0.0, 0.0], [0.0, 0.0])
+    assert pairs_seats(seated(side, side), DISTINCT, 0.5, POLICY) == [0.0, 0.0, 0.0, 0.0]
 
 
 # -- Pocha: every two players compared by totals, K / (n - 1) -------------------------------------------
@@ -186,3 +191,66 @@ def test_pocha_each_player_gets_its_own_k() -> None:
 def test_pocha_two_players_is_head_to_head() -> None:
     # n = 2: K / (n - 1) is the full K, as in Tute 2
     assert multiplayer([Standing(1500, NEW)] * 2, [15, 5], POLICY) == [20.0, -20.0]
+
+
+# -- one competitor in several seats: never compared with itself ---------------------------------------
+
+
+def test_tute4_a_house_pair_is_compared_with_the_other_side_only_once_per_seat() -> None:
+    # given: a house bot level holding both seats of side A (1500, new) against two new players
+    standings = [Standing(1500, NEW)] * 4
+
+    # when: side A wins
+    deltas = pairs_seats(standings, ("rule", "p", "rule", "q"), 1.0, POLICY)
+
+    # then: each seat gets K x (1 - 0.5): the seats' mean is +20, the competitor moves once by K
+    assert deltas == [20.0, -20.0, 20.0, -20.0]
+
+
+def test_tute4_a_level_on_both_sides_is_compared_only_with_the_other_competitors() -> None:
+    # given: rule at seats 1 and 2 (one on each side), new players at 0 (1700) and 3 (1300)
+    standings = [Standing(1700, NEW), Standing(1500, NEW), Standing(1500, NEW), Standing(1300, NEW)]
+    who = ("p", "rule", "rule", "q")
+
+    # when: side A (seats 0 and 2) wins
+    deltas = pairs_seats(standings, who, 1.0, POLICY)
+
+    # then: seat 2 (rule, side A: average 1600) is compared with seat 3 only (1300); seat 1 (rule, side B:
+    # average 1400) with seat 0 only (1700); the players with both opposing seats, as usual
+    assert deltas[2] == approx(40 * (1 - expected(1600, 1300)))
+    assert deltas[1] == approx(40 * (0 - expected(1400, 1700)))
+    assert deltas[0] == approx(40 * (1 - expected(1600, 1400)))
+    assert deltas[3] == approx(40 * (0 - expected(1400, 1600)))
+
+
+def test_tute4_a_seat_facing_only_its_own_competitor_is_compared_with_nobody() -> None:
+    # given: a player and rule against two rule seats
+    deltas = pairs_seats([Standing(1500, NEW)] * 4, ("p", "rule", "rule", "rule"), 1.0, POLICY)
+
+    # then: seat 2 (rule) faces only rule: no change of its own; seats 1 and 3 face the player only
+    assert deltas[2] is None
+    assert deltas == [20.0, -20.0, None, -20.0]
+
+
+def test_pocha_seats_of_one_competitor_are_not_compared_with_each_other() -> None:
+    # given: rule in seats 0, 1 and 3, a new player in seat 2; totals 30, 20, 10, 0
+    standings = [Standing(1500, NEW)] * 4
+
+    # when
+    deltas = multiplayer(standings, [30, 20, 10, 0], POLICY, ("rule", "rule", "p", "rule"))
+
+    # then: each rule seat is compared with the player only (K times the mean over one comparison);
+    # the player with the three rule seats (K / 3 x (-0.5 - 0.5 + 0.5))
+    assert deltas == [20.0, 20.0, approx(40 / 3 * -0.5), -20.0]
+
+
+def test_pocha_with_every_seat_a_different_competitor_is_k_over_n_minus_1() -> None:
+    standings = [Standing(1500, NEW)] * 4
+    totals = [10, 10, 0, -5]
+    assert multiplayer(standings, totals, POLICY, ("a", "b", "c", "d")) == multiplayer(
+        standings, totals, POLICY
+    )
+
+
+def test_pocha_a_table_of_one_competitor_compares_nobody() -> None:
+    assert multiplayer([Standing(1500, NEW)] * 3, [5, 0, -5], POLICY, ("rule",) * 3) == [None, None, None]

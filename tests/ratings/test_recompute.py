@@ -28,7 +28,7 @@ from django.utils import timezone
 from games.engine import CODE_OF, RULES_VERSION, Rules, State
 from games.models import Action, Game, Match, Player, Seat
 from games.services import match_abort
-from ratings.models import Pool, Rating, RatingChange
+from ratings.models import Pool, RatedMatch, Rating, RatingChange
 from ratings.services import match_ratings_apply, ratings_recompute
 from ratings.tasks import apply_match_ratings
 
@@ -197,7 +197,12 @@ def build_history(
                 )
                 match = play(started_match("tute4", seats), rng)
             elif kind == 6:
-                seats = [*pick(everyone, rng.choice([2, 3])), "rule"]
+                # a table with one house bot, or with three seats of one level
+                seats = (
+                    [*pick(everyone, rng.choice([2, 3])), "rule"]
+                    if i % 20 < 10
+                    else [*pick(everyone, 1)] + ["rule"] * 3
+                )
                 rng.shuffle(seats)
                 match = play(started_match("pocha", seats, options=POCHA_SHORT), rng)
             elif kind == 7:
@@ -219,7 +224,18 @@ def build_history(
         # -- played by the engine, stored as rows
         while len(history.matches) < TOTAL_MATCHES:
             roll = rng.random()
-            if roll < 0.45:
+            special = len(history.matches) % 50  # a few of each kind below, whatever the rolls
+            if special == 0:  # one level against itself: changes nothing, counts for nobody
+                match = engine_match("tute2", ["rule", "rule"], rng)
+            elif special == 1:
+                match = engine_match("tute4", ["random"] * 4, rng)
+            elif special == 2:  # a Tute 4 house pair
+                a, b = pick(everyone, 2)
+                match = engine_match("tute4", [a, "rule", b, "rule"], rng)
+            elif special == 3:  # a Pocha table with three seats of one level
+                seats = ["rule", *pick(everyone, 1), "rule", "rule"]
+                match = engine_match("pocha", seats, rng, options=POCHA_SHORT)
+            elif roll < 0.45:
                 match = engine_match("tute2", pick(regulars, 2), rng)
             elif roll < 0.55:
                 match = engine_match("tute2", pick(everyone, 2), rng, format="best_of", games=2)
@@ -236,6 +252,15 @@ def build_history(
                     seats = pick(everyone, n)
                 rng.shuffle(seats)
                 match = engine_match("pocha", seats, rng, options=POCHA_SHORT)
+            elif roll < 0.965:  # a Tute 4 house pair: one level holds both seats of a side
+                a, b = pick(everyone, 2)
+                match = engine_match("tute4", ["rule", a, "rule", b], rng)
+            elif roll < 0.98:  # a Pocha table with several seats of one level
+                seats = [*pick(everyone, 1), "rule", "rule", rng.choice(["rule", "random"])]
+                rng.shuffle(seats)
+                match = engine_match("pocha", seats, rng, options=POCHA_SHORT)
+            elif roll < 0.99:  # one level against itself: changes nothing, counts for nobody
+                match = engine_match(*rng.choice([("tute2", ["rule"] * 2), ("tute4", ["random"] * 4)]), rng)
             else:
                 match = engine_match("tute2", pick(everyone, 2), rng, rated=False)
             done(match)
@@ -244,7 +269,7 @@ def build_history(
     return build
 
 
-Snapshot = tuple[dict[tuple[str, str], tuple[Any, ...]], list[tuple[Any, ...]]]
+Snapshot = tuple[dict[tuple[str, str], tuple[Any, ...]], list[tuple[Any, ...]], list[int]]
 
 
 def snapshot() -> Snapshot:
@@ -266,7 +291,7 @@ def snapshot() -> Snapshot:
             "match_id", "pool", "subject", "before", "after", "delta", "k", "played_at", "rating__subject"
         )
     )
-    return ratings, changes
+    return ratings, changes, sorted(RatedMatch.objects.values_list("match_id", flat=True))
 
 
 # -- tests ----------------------------------------------------------------------------------------------
@@ -279,10 +304,14 @@ def test_recompute_equals_the_incremental_updates(build_history: Callable[..., H
     rated = history.rated
     assert 250 <= len(rated) < TOTAL_MATCHES
     assert {m.game for m in rated} == {"tute2", "tute4", "pocha"}
-    ratings, changes = incremental
+    ratings, changes, _ = incremental
     assert {pool for pool, _ in ratings} == set(Pool.values)
     assert {k for *_, k, _, _ in changes} == {40.0, 20.0, 10.0}, "every K of the policy was used"
     assert any(s.startswith("house:") for _, s in ratings) and any(s.startswith("pair:") for _, s in ratings)
+    several = [m for m in rated if Seat.objects.filter(match=m, bot_level="rule").count() >= 2]
+    assert {m.game for m in several} == {"tute2", "tute4", "pocha"}, "house pairs, tables and self-play"
+    alone = [m for m in several if not Seat.objects.filter(match=m).exclude(bot_level="rule").exists()]
+    assert alone and not RatingChange.objects.filter(match__in=alone).exists()
 
     # when
     out = StringIO()
@@ -309,7 +338,7 @@ def test_tasks_delivered_out_of_order_and_twice_still_equal_the_recompute(
     delivered = snapshot()
 
     # then: every rated match was applied once, in finishing order: what a recompute writes
-    assert RatingChange.objects.values("match").distinct().count() == len(history.rated)
+    assert RatedMatch.objects.count() == len(history.rated)
     ratings_recompute()
     assert snapshot() == delivered
 

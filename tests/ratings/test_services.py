@@ -13,12 +13,14 @@ from typing import Any
 
 import pytest
 from django.db.models import Count, QuerySet
+from django.utils import timezone
 
 from games.models import Game, Match, Player
 from games.services import match_abort
-from ratings.models import Pool, Rating, RatingChange
+from ratings.models import Pool, RatedMatch, Rating, RatingChange
 from ratings.selectors import is_provisional
-from ratings.services import match_ratings_apply
+from ratings.services import match_ratings_apply, pending_before
+from tests.ratings.conftest import new_player
 
 pytestmark = pytest.mark.django_db
 
@@ -589,3 +591,76 @@ def test_a_match_with_two_house_bots_of_one_level_is_rated_once_per_competitor(
         RatingChange.objects.filter(match=match).values("pool", "subject").annotate(n=Count("id"))
     )
     assert {row["n"] for row in per_competitor} == {1}
+
+
+# -- one competitor, one change, counted once (issue 17) -------------------------------------------------
+
+
+def test_a_house_bot_meeting_only_itself_neither_moves_nor_counts(
+    resigned_match: Callable[..., Match], played_match: Callable[..., Match], rating: Callable[..., Rating]
+) -> None:
+    # given: a rule bot that has played one rated match against a player
+    match_ratings_apply(match_id=resigned_match("tute2", [new_player(), "rule"], loser=0).pk)
+    before = rating(Pool.TUTE2, "rule")
+    assert before.rated_matches == 1
+
+    # when: rule plays rule, a Tute 2 match played to the end, and its ratings are applied
+    match = played_match("tute2", ["rule", "rule"], seed=4)
+    written = match_ratings_apply(match_id=match.pk)
+
+    # then: no change, the match does not count, and it is recorded as applied (never looked at again)
+    assert written == 0
+    after = rating(Pool.TUTE2, "rule")
+    assert (after.rating, after.rated_matches) == (before.rating, 1)
+    assert not RatingChange.objects.filter(match=match).exists()
+    assert RatedMatch.objects.filter(match=match).exists()
+    assert pending_before(match_id=match.pk + 1, finished_at=timezone.now()) == []
+
+
+def test_a_tute4_house_pair_moves_once_by_k_and_counts_once(
+    players: Callable[[int], list[Player]],
+    resigned_match: Callable[..., Match],
+    rating: Callable[..., Rating],
+) -> None:
+    # given: two new players against a pair of new rule bots (seats 1 and 3); seat 0 resigns
+    a, b = players(2)
+    match = resigned_match("tute4", [a, "rule", b, "rule"], loser=0)
+
+    # when
+    assert match_ratings_apply(match_id=match.pk) == 3
+
+    # then: the pair of rule seats won at an even expectation: +K x 0.5 = +20, the mean of its two seats'
+    # +20 (not their sum), and one rated match
+    house = rating(Pool.TUTE4, "rule")
+    assert (house.rating, house.rated_matches) == (1520.0, 1)
+    assert rating(Pool.TUTE4, a).rating == 1480.0 and rating(Pool.TUTE4, b).rating == 1480.0
+    assert changes_of(match)[(Pool.TUTE4, "house:rule")].delta == 20.0
+
+
+def test_a_pocha_table_with_three_seats_of_one_level_moves_it_by_the_mean(
+    make_player: Callable[..., Player], resigned_match: Callable[..., Match], rating: Callable[..., Rating]
+) -> None:
+    # given: a new player and three seats of the new rule bot; the player resigns (finishes last)
+    p = make_player()
+    match = resigned_match("pocha", ["rule", "rule", p, "rule"], loser=2, options={"pocha_sequence": [1]})
+
+    # when
+    assert match_ratings_apply(match_id=match.pk) == 2
+
+    # then: each rule seat is compared with the player only: K x (1 - 0.5) = +20, and the mean of the
+    # three is +20 (not +60); the player lost to three seats: K x mean(-0.5, -0.5, -0.5) = -20
+    house = rating(Pool.POCHA, "rule")
+    assert (house.rating, house.rated_matches) == (1520.0, 1)
+    assert (rating(Pool.POCHA, p).rating, rating(Pool.POCHA, p).rated_matches) == (1480.0, 1)
+
+
+def test_a_tute4_table_of_one_level_and_its_tute2_twin_change_nothing(
+    played_match: Callable[..., Match],
+) -> None:
+    # given: four rule seats at Tute 4
+    match = played_match("tute4", ["rule"] * 4, seed=2)
+
+    # when / then: nothing is written but the ledger row
+    assert match_ratings_apply(match_id=match.pk) == 0
+    assert not Rating.objects.exists()
+    assert RatedMatch.objects.filter(match=match).count() == 1

@@ -16,6 +16,7 @@ from rest_framework.test import APIClient
 from games.models import Player
 from tests.tournaments.conftest import advance, better_seed, decide, new_player, playing, refreshed
 from tournaments.models import Club, Entrant, Tournament, TournamentMatch
+from tournaments.services import tournaments_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -314,6 +315,15 @@ def test_an_organiser_calls_a_running_tournament_off(orga_api: APIClient, client
     tms = TournamentMatch.objects.filter(tournament_id=t["id"]).select_related("match")
     assert {tm.match.status for tm in tms if tm.match is not None} == {"aborted"}
     assert orga_api.post(f"/api/v1/tournaments/{t['id']}/cancel/").json()["code"] == "wrong_status"
+    # and: the cancel itself closed every row and its round, with no result for anyone (issue 17)
+    rows = client_for(None).get(f"/api/v1/tournaments/{t['id']}/matches/").json()
+    assert len(rows) == 2
+    assert {(r["status"], r["winner"], tuple(r["points"]), r["forfeit"]) for r in rows} == {
+        ("done", None, (0.0, 0.0), False)
+    }
+    rounds = client_for(None).get(f"/api/v1/tournaments/{t['id']}/rounds/").json()
+    assert [(r["status"], r["completed_at"] is not None) for r in rounds] == [("complete", True)]
+    assert tournaments_sweep() == 0, "nothing left for the sweeper"
 
 
 def test_the_schema_lists_the_tournament_endpoints_without_warnings(
@@ -358,3 +368,37 @@ def test_a_no_show_through_the_api(orga_api: APIClient, client_for: Callable) ->
     assert (response.json()["winner"], response.json()["forfeit"]) == (row["entrants"][0]["id"], True)
     again = orga_api.post(url, {"entrant": absent}, format="json")
     assert (again.status_code, again.json()["code"]) == (409, "wrong_status")
+
+
+def test_the_format_filter_of_the_list_works(orga_api: APIClient, client_for: Callable) -> None:
+    # given: a Swiss tournament and an elimination
+    create(orga_api, name="Suizo", format="swiss", swiss_rounds=3)
+    create(orga_api, name="Copa")
+    anon = client_for(None)
+
+    # when / then: ?format= filters (DRF's response-type override is off), and a bad value is a 400
+    swiss = anon.get("/api/v1/tournaments/?format=swiss")
+    assert swiss.status_code == 200 and [t["name"] for t in swiss.json()["results"]] == ["Suizo"]
+    assert [t["name"] for t in anon.get("/api/v1/tournaments/?format=single_elim").json()["results"]] == [
+        "Copa"
+    ]
+    bad = anon.get("/api/v1/tournaments/?format=json")
+    assert (bad.status_code, bad.json()["code"]) == (400, "invalid") and "format" in bad.json()["detail"]
+
+
+def test_an_organiser_renames_a_house_bot_entrant(orga_api: APIClient, client_for: Callable) -> None:
+    t = create(orga_api)
+    bots = orga_api.post(f"/api/v1/tournaments/{t['id']}/bots/", {"level": "rule", "count": 2}, format="json")
+    assert [b["name"] for b in bots.json()] == ["Rule bot 1", "Rule bot 2"]
+    url = f"/api/v1/tournaments/{t['id']}/entrants/{bots.json()[0]['id']}/"
+    assert client_for(new_player()).patch(url, {"name": "X"}, format="json").json()["code"] == "not_organiser"
+    renamed = orga_api.patch(url, {"name": "Sota de bastos"}, format="json")
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Sota de bastos"
+    taken = orga_api.patch(
+        f"/api/v1/tournaments/{t['id']}/entrants/{bots.json()[1]['id']}/",
+        {"name": "SOTA DE BASTOS"},
+        format="json",
+    )
+    assert (taken.status_code, taken.json()["code"]) == (409, "entrant_name_taken")
+    names = [e["name"] for e in client_for(None).get(f"/api/v1/tournaments/{t['id']}/entrants/").json()]
+    assert sorted(names) == ["Rule bot 2", "Sota de bastos"]

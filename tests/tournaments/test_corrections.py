@@ -123,7 +123,7 @@ def test_swiss_corrections_are_refused_once_the_next_round_exists(
     # before round 2 exists: accepted (a draw)
     result_correct(tournament_id=t.pk, tournament_match_id=first.pk, by=organiser, winner=None)
     first.refresh_from_db()
-    assert first.points == [0.5, 0.5] and first.winner_id is None
+    assert first.points == ["1/2", "1/2"] and first.winner_id is None
     advance(t)
     with pytest.raises(CorrectionBlocked) as refused:
         result_correct(
@@ -144,7 +144,7 @@ def test_round_robin_corrections_move_the_standings_at_any_time(
     for tm in TournamentMatch.objects.filter(tournament=t, kind="match", winner_id=top):
         result_correct(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, winner=loser_of(tm))
     t = refreshed(t)
-    assert t.final_standings[-1]["entrant"] == top and t.final_standings[-1]["points"] == 0.0
+    assert t.final_standings[-1]["entrant"] == top and t.final_standings[-1]["points"] == "0"
     assert Correction.objects.filter(tournament=t).count() == 2
 
 
@@ -183,3 +183,89 @@ def test_elimination_corrections_need_a_winner(
     decide(tm, better_seed(tm))
     with pytest.raises(InvalidCorrection):
         result_correct(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, winner=None)
+
+
+# -- issue 17: exact table points, and a correction replaces the whole result ---------------------------
+
+
+def test_a_pocha_table_is_corrected_with_exact_points(
+    make_tournament: Make, enter: Enter, organiser: Player
+) -> None:
+    # given: one Pocha table of three, recorded (seat 0 resigned: it is last)
+    t = make_tournament(game="pocha", format="pocha_tables", table_size=3, pocha_rounds=2)
+    enter(t, 3)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    first = entrants_in(tm)[0]
+    assert first.player is not None and tm.match is not None
+    from games.services import match_resign
+    from tournaments.services import match_result_record
+
+    match_resign(match_id=tm.match.pk, player=first.player)
+    match_result_record(match_id=tm.match.pk)
+
+    # when: the organiser gives exact points ("1/2") and decimals close to a step of 1/4 (0.75)
+    result_correct(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, points=["1/2", 0.75, "0.25"])
+
+    # then: stored exactly; a value that is no step of 1/4 is refused
+    tm.refresh_from_db()
+    assert tm.points == ["1/2", "3/4", "1/4"]
+    for bad in (["1/3", "1/3", "1/3"], [0.3, 0.5, 0.2], [2, 0, 0]):
+        with pytest.raises(InvalidCorrection):
+            result_correct(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, points=bad)
+
+
+def test_a_correction_drops_the_overturned_games_and_card_points(
+    make_tournament: Make, organiser: Player
+) -> None:
+    # given: a round robin of three house bots, best of one, whose first match is played out
+    from tests.tournaments.conftest import play_out
+    from tournaments.services import entrant_bot_fill, match_result_record
+
+    t = make_tournament(format="round_robin", rated=False, tie_breaks=("games_won", "card_point_difference"))
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=3)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    assert tm.match is not None
+    play_out(tm.match.pk)
+    recorded = match_result_record(match_id=tm.match.pk)
+    assert recorded is not None and recorded.games_won and sum(recorded.card_points) > 0
+    winner = recorded.winner_id
+    assert winner is not None
+    before = {row.entrant.id: row.tie_breaks for row in standings_table(tournament=refreshed(t))}
+    assert before[winner]["games_won"] == 1
+
+    # when: the result is overturned without new games or card points
+    result_correct(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, winner=loser_of(tm))
+
+    # then: the overturned games and card points count for nobody; the log keeps them
+    tm.refresh_from_db()
+    assert (tm.games_won, tm.card_points) == (None, None)
+    after = {row.entrant.id: row.tie_breaks for row in standings_table(tournament=refreshed(t))}
+    assert all(v["games_won"] == 0 and v["card_point_difference"] == 0 for v in after.values())
+    assert Correction.objects.get().before["games_won"] == recorded.games_won
+
+    # when: corrected again with the games and card points the organiser gives
+    new_winner = loser_of(tm)
+    position = [e.pk for e in entrants_in(tm)].index(new_winner)
+    games = [1, 0] if position == 0 else [0, 1]
+    result_correct(
+        tournament_id=t.pk,
+        tournament_match_id=tm.pk,
+        by=organiser,
+        winner=new_winner,
+        games_won=games,
+        card_points=[80, 50] if position == 0 else [50, 80],
+    )
+
+    # then: those count
+    after = {row.entrant.id: row.tie_breaks for row in standings_table(tournament=refreshed(t))}
+    assert after[new_winner]["games_won"] == 1 and after[new_winner]["card_point_difference"] == 30
+    with pytest.raises(InvalidCorrection):  # games that contradict the winner
+        result_correct(
+            tournament_id=t.pk,
+            tournament_match_id=tm.pk,
+            by=organiser,
+            winner=new_winner,
+            games_won=games[::-1],
+        )

@@ -292,3 +292,32 @@ def test_withdrawals_at_any_time_and_rebuilding_from_what_is_stored(
     for s in bracket.states:
         if s.status is Status.WALKOVER and not s.recorded:
             assert s.loser in bracket.forfeited
+
+
+def test_without_the_reset_the_first_grand_final_decides() -> None:
+    # given: the same path as above, in a bracket without a reset
+    bracket = double_elimination([1, 2, 3, 4], reset=False)
+    assert [m.code for m in bracket.matches if m.section is Section.GRAND_FINAL] == ["GF1"]
+    bracket = bracket.record("W1.1", 1).record("W1.2", 2).record("W2.1", 1)
+    bracket = bracket.record("L1.1", 3).record("L2.1", 2)
+
+    # when: the losers'-bracket champion wins the grand final
+    bracket = bracket.record("GF1", 2)
+
+    # then: it is the champion at once; the winners'-bracket champion is second with its one loss
+    assert bracket.is_complete and bracket.champion == 2
+    assert dict(bracket.placements()) == {2: 1, 1: 2, 3: 3, 4: 4}
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(2, 32), seed=st.integers(0, 10**6))
+def test_random_play_outs_without_the_reset_end_at_the_first_grand_final(n: int, seed: int) -> None:
+    bracket = double_elimination(list(range(1, n + 1)), reset=False)
+    rng = random.Random(seed)
+    while bracket.ready():
+        s = rng.choice(bracket.ready())
+        a, b = s.entrants
+        assert a is not None and b is not None
+        bracket = bracket.record(s.match.index, rng.choice((a, b)))
+    assert bracket.is_complete and bracket.champion == bracket.state("GF1").winner
+    assert all(bracket.losses(e) == 2 for e in bracket.seeds if e not in (bracket.state("GF1").entrants))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from datetime import timedelta
+from fractions import Fraction
 from itertools import combinations
 from unittest import mock
 
@@ -42,7 +43,7 @@ from tournaments.services import (
     tournaments_sweep,
     withdraw,
 )
-from tournaments.state import done_matches, standings_of
+from tournaments.state import done_matches, points_of, standings_of
 
 pytestmark = pytest.mark.django_db
 Make = Callable[..., Tournament]
@@ -85,6 +86,23 @@ def test_seeding_by_hand_takes_the_organisers_order(
         tournament_start(tournament_id=t.pk, by=organiser, order=[c.pk, a.pk])
     tournament_start(tournament_id=t.pk, by=organiser, order=[c.pk, a.pk, b.pk])
     assert seeds_of(t) == [c.pk, a.pk, b.pk]
+
+
+@pytest.mark.parametrize("seeding", ["rating", "random"])
+def test_an_order_for_a_tournament_not_seeded_by_hand_is_refused_and_changes_nothing(
+    make_tournament: Make, enter: Enter, organiser: Player, seeding: str
+) -> None:
+    # given: a tournament seeded by rating (or at random) and three entrants
+    t = make_tournament(seeding=seeding)
+    a, b, c = enter(t, 3)
+
+    # when / then: an order (complete or not) is refused with the reason, and nothing has started
+    for order in ([c.pk, a.pk, b.pk], [a.pk]):
+        with pytest.raises(InvalidSeeding) as refused:
+            tournament_start(tournament_id=t.pk, by=organiser, order=order)
+        assert "manual" in refused.value.message and refused.value.detail == {"seeding": seeding}
+    assert refreshed(t).status == Tournament.Status.REGISTRATION and not refreshed(t).seeds
+    assert set(Entrant.objects.filter(tournament=t).values_list("seed", flat=True)) == {None}
 
 
 def test_random_seeding_is_a_permutation(make_tournament: Make, enter: Enter, organiser: Player) -> None:
@@ -192,7 +210,7 @@ def test_a_result_is_recorded_once_and_completes_the_round(
     # then: recorded by the first only; the round is complete
     assert (first, second) == (True, False)
     tm.refresh_from_db()
-    assert (tm.status, tm.winner_id, tm.points, tm.forfeit) == ("done", a.pk, [1.0, 0.0], False)
+    assert (tm.status, tm.winner_id, tm.points, tm.forfeit) == ("done", a.pk, ["1", "0"], False)
     assert Round.objects.get(tournament=t, number=1).status == "complete"
 
     # and: the advance task ends the tournament, once
@@ -349,7 +367,7 @@ def test_round_robin_everyone_meets_everyone(
     )
     rows = standings_table(tournament=t)
     assert list(rows[0].tie_breaks) == ["sonneborn_berger", "head_to_head"]
-    assert [r.tie_breaks["sonneborn_berger"] for r in rows] == [
+    assert [str(r.tie_breaks["sonneborn_berger"]) for r in rows] == [
         row["tie_breaks"][0] for row in t.final_standings
     ]
 
@@ -421,8 +439,8 @@ def test_pocha_tables_are_seated_by_standings_and_played_out(
     assert t.status == "finished" and Round.objects.filter(tournament=t).count() == 2
     for tm in TournamentMatch.objects.filter(tournament=t):
         n = tm.slots.count()
-        assert tm.points is not None and all(0.0 <= p <= 1.0 for p in tm.points)
-        assert sum(tm.points) == pytest.approx(n / 2, abs=1e-4)  # one point shared per two players
+        assert tm.points is not None and all(0 <= p <= 1 for p in points_of(tm.points))
+        assert sum(points_of(tm.points)) == Fraction(n, 2)  # one point shared per two players, exactly
     after_one = standings_of(t, [tm for tm in done_matches(t) if tm.round.number == 1])
     top_table = TournamentMatch.objects.get(tournament=t, code="R2.T1")
     assert [e.pk for e in entrants_in(top_table)] == [row.entrant for row in after_one[:4]]
@@ -526,7 +544,7 @@ def test_an_aborted_match_with_nobody_withdrawn_sends_the_better_seed_through(
     assert tm.match is not None
     match_abort(match_id=tm.match.pk, by=organiser)
     recorded = match_result_record(match_id=tm.match.pk)
-    assert recorded is not None and recorded.points == [0.0, 0.0]
+    assert recorded is not None and recorded.points == ["0", "0"]
     assert recorded.winner_id == seeds_of(t)[0]
 
 
@@ -612,7 +630,7 @@ def test_an_organiser_records_a_no_show_as_a_walkover(
     recorded = no_show(tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, entrant_id=b.pk)
 
     # then: a wins by walkover; the games match is called off; the bracket shows the walkover
-    assert (recorded.winner_id, recorded.forfeit, recorded.points) == (a.pk, True, [1.0, 0.0])
+    assert (recorded.winner_id, recorded.forfeit, recorded.points) == (a.pk, True, ["1", "0"])
     assert tm.match is not None and Match.objects.get(pk=tm.match.pk).status == "aborted"
     view = bracket_view(tournament=refreshed(t))
     assert view is not None and view.sections[0].rounds[0][0].status == "walkover"
@@ -641,3 +659,55 @@ def test_losing_on_time_is_a_forfeit(make_tournament: Make, enter: Enter, organi
 
     # then: recorded as a forfeit against the seat that timed out
     assert recorded is not None and recorded.forfeit
+
+
+def test_a_double_elimination_without_the_reset_ends_at_the_first_grand_final(
+    make_tournament: Make, enter: Enter, organiser: Player
+) -> None:
+    # given: two entrants, no reset; the top seed wins W1.1, the other comes back and wins GF1
+    t = make_tournament(format="double_elim", grand_final_reset=False)
+    enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+
+    def choose(tm: TournamentMatch) -> Entrant:
+        seeded = sorted(entrants_in(tm), key=lambda e: e.seed or 0)
+        return seeded[0] if tm.code == "W1.1" else seeded[1]
+
+    # when
+    t = run_to_end(t, choose)
+
+    # then: finished after GF1, whose winner is the champion
+    codes = sorted(TournamentMatch.objects.filter(tournament=t).values_list("code", flat=True))
+    assert codes == ["GF1", "W1.1"]
+    gf1 = TournamentMatch.objects.get(tournament=t, code="GF1")
+    assert t.final_standings[0]["entrant"] == gf1.winner_id == seeds_of(t)[1]
+
+
+def test_a_withdrawn_entrant_ranks_after_everyone_still_in_and_is_marked(
+    make_tournament: Make, enter: Enter, organiser: Player
+) -> None:
+    # given: eight players, single elimination with a third-place match; the favourites win through
+    # the quarter-finals and the semi-finals
+    t = make_tournament(third_place=True)
+    enter(t, 8)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    for _ in range(2):
+        for tm in playing(t):
+            decide(tm, better_seed(tm))
+        advance(t)
+    third_place = TournamentMatch.objects.get(tournament=t, code="3P")
+    leaving = entrants_in(third_place)[0]
+    assert leaving.player is not None
+
+    # when: a semi-final loser withdraws before the third-place match, which it forfeits
+    withdraw(tournament_id=t.pk, by=leaving.player)
+    assert third_place.match is not None
+    match_result_record(match_id=third_place.match.pk)  # the conceded match, as the task records it
+    t = run_to_end(t, better_seed)
+
+    # then: it is last (not 4th by its bracket place), marked; the four quarter-final losers share 4th
+    rows = standings_table(tournament=t)
+    assert (rows[-1].entrant.id, rows[-1].rank, rows[-1].withdrawn) == (leaving.pk, 8, True)
+    assert [r.rank for r in rows] == [1, 2, 3, 4, 4, 4, 4, 8]
+    assert not any(r.withdrawn for r in rows[:-1])
+    assert t.final_standings[-1]["entrant"] == leaving.pk and t.final_standings[-1]["withdrawn"] is True

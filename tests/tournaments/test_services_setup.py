@@ -15,6 +15,7 @@ from tournaments.errors import (
     AlreadyRegistered,
     CheckInClosed,
     ClubSlugTaken,
+    EntrantNameTaken,
     InvalidEntry,
     InvalidTournament,
     NotInvited,
@@ -22,6 +23,7 @@ from tournaments.errors import (
     RegistrationClosed,
     TournamentFull,
     WrongPasscode,
+    WrongStatus,
 )
 from tournaments.models import Club, Entrant, Membership, Tournament
 from tournaments.services import (
@@ -29,6 +31,7 @@ from tournaments.services import (
     check_in,
     club_create,
     entrant_bot_fill,
+    entrant_rename,
     invite,
     membership_add,
     partner_set,
@@ -344,3 +347,63 @@ def test_a_player_who_withdrew_before_the_start_may_enter_again(make_tournament:
     withdraw(tournament_id=t.pk, by=p)
     again = register(tournament_id=t.pk, player=p)
     assert (again.pk, again.status, again.withdrawn_at) == (first.pk, "registered", None)
+
+
+def test_the_grand_final_reset_is_an_option_of_double_elimination(
+    make_tournament: Callable[..., Tournament],
+) -> None:
+    # given / then: on by default; off only for double elimination
+    assert make_tournament(format="double_elim").grand_final_reset is True
+    assert make_tournament(format="double_elim", grand_final_reset=False).grand_final_reset is False
+    with pytest.raises(InvalidTournament) as refused:
+        make_tournament(format="swiss", swiss_rounds=3, grand_final_reset=False)
+    assert "grand_final_reset" in refused.value.message
+
+
+# -- entrants' names (issue 17) -------------------------------------------------------------------------
+
+
+def test_house_bot_entrants_get_distinct_readable_names(
+    make_tournament: Callable[..., Tournament], organiser: Player
+) -> None:
+    # given / when: house bots added in two goes, and a Tute 4 tournament's house pairs
+    t = make_tournament()
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=2)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=1)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=2)
+    pairs = make_tournament(game="tute4")
+    entrant_bot_fill(tournament_id=pairs.pk, by=organiser, level="rule", count=2)
+
+    # then: numbered per level, never the same
+    names = [e.name for e in Entrant.objects.filter(tournament=t).order_by("id")]
+    assert names == ["Rule bot 1", "Rule bot 2", "Random bot 1", "Rule bot 3", "Rule bot 4"]
+    assert [e.name for e in Entrant.objects.filter(tournament=pairs).order_by("id")] == [
+        "Rule pair 1",
+        "Rule pair 2",
+    ]
+
+
+def test_the_organiser_renames_an_entrant_before_the_start(
+    make_tournament: Callable[..., Tournament], organiser: Player
+) -> None:
+    # given: two house bots
+    t = make_tournament()
+    first, second = entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=2)
+
+    # when: renamed
+    renamed = entrant_rename(tournament_id=t.pk, by=organiser, entrant_id=first.pk, name="  La  Máquina ")
+
+    # then: its name, tidied; a name in use (any case) or an empty one is refused; only organisers rename
+    assert renamed.name == "La Máquina"
+    with pytest.raises(EntrantNameTaken):
+        entrant_rename(tournament_id=t.pk, by=organiser, entrant_id=second.pk, name="la máquina")
+    with pytest.raises(InvalidEntry):
+        entrant_rename(tournament_id=t.pk, by=organiser, entrant_id=second.pk, name="   ")
+    with pytest.raises(NotOrganiser):
+        entrant_rename(tournament_id=t.pk, by=new_player(), entrant_id=second.pk, name="Mine")
+
+    # when: the tournament has started, names are fixed
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=1)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    with pytest.raises(WrongStatus):
+        entrant_rename(tournament_id=t.pk, by=organiser, entrant_id=second.pk, name="Late")

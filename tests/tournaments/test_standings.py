@@ -164,3 +164,36 @@ def test_bad_input_is_refused() -> None:
         Encounter(1, (1, 2), (1.0,))
     with pytest.raises(PairingError):
         Encounter(1, (1, 2), (1.0, 0.0), games_won=(1,))
+
+
+def test_pocha_table_points_are_exact_and_equal_totals_tie() -> None:
+    """Issue 17: 1/3 + 5/6 + 1 and 1 + 2/3 + 1/2 are both 13/6; rounded per table they were not."""
+    from fractions import Fraction
+
+    from tournaments.state import table_points
+
+    a, b, c, d, e, f, g, h = range(1, 9)
+    encounters = [
+        # round 1: A third of four (1/3), B first (1)
+        Encounter.table(1, [a, b, c, d], table_points([10, 30, 20, 0])),
+        # round 2: A level with one and ahead of two (5/6); B ahead of two of three (2/3)
+        Encounter.table(2, [a, c, d, e], table_points([30, 30, 10, 0])),
+        Encounter.table(2, [b, f, g, h], table_points([20, 30, 10, 0])),
+        # round 3: A first (1); B level with one, ahead of one (1/2)
+        Encounter.table(3, [a, f, g, h], table_points([40, 0, 0, 0])),
+        Encounter.table(3, [b, c, d, e], table_points([10, 20, 10, 0])),
+    ]
+    assert [enc.points[0] for enc in encounters] == [
+        Fraction(1, 3),
+        Fraction(5, 6),
+        Fraction(2, 3),
+        Fraction(1),
+        Fraction(1, 2),
+    ]
+
+    # then: equal points, a shared rank without tie-breaks, and head-to-head (B ahead in round 1) decides
+    plain = {s.entrant: s for s in standings(range(1, 9), encounters)}
+    assert plain[a].points == plain[b].points == Fraction(13, 6)
+    assert plain[a].rank == plain[b].rank
+    ranked = {s.entrant: s.rank for s in standings(range(1, 9), encounters, ["head_to_head"])}
+    assert ranked[b] < ranked[a]

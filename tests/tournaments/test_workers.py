@@ -10,10 +10,13 @@ TUTE_REQUIRE_SERVICES=1.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from games.models import Match, Player
+from games.services import match_resign
 from tests.tournaments.conftest import entrants_in, refreshed
 from tests.workers import (
     TEST_BROKER_DB,
@@ -127,3 +130,40 @@ def test_an_8_pair_tute4_double_elimination_is_played_to_the_end_by_the_worker(
         pairs = entrants_in(tm)
         levels = [s.bot_level for s in tm.match.seats.order_by("index")]
         assert levels == [pairs[0].house_bot, pairs[1].house_bot, pairs[0].partner_bot, pairs[1].partner_bot]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_due_at_t_starts_within_seconds_of_t(
+    worker: Worker,
+    organiser: Player,
+    make_tournament: Callable[..., Tournament],
+    enter: Callable[..., list[Entrant]],
+) -> None:
+    # given: a Swiss of four people, rounds a minute apart; round 1 started 30 s ago, so round 2 is due
+    # in 30 s (the sweeper is not running: only the queued task can start it)
+    t = make_tournament(format="swiss", swiss_rounds=2, round_interval_minutes=1, rated=False)
+    enter(t, 4)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    Round.objects.filter(tournament=t, number=1).update(started_at=timezone.now() - timedelta(seconds=30))
+    due = Round.objects.get(tournament=t, number=1).started_at + timedelta(minutes=1)
+
+    # when: round 1 is decided at once (the worker records the results and completes the round)
+    for tm in TournamentMatch.objects.filter(tournament=t, round__number=1).prefetch_related(
+        "slots__entrant"
+    ):
+        assert tm.match_id is not None
+        loser = entrants_in(tm)[1]
+        assert loser.player is not None
+        match_resign(match_id=tm.match_id, player=loser.player)
+
+    # then: round 2 starts at its time, give or take a few seconds
+    second = wait_for(
+        "round 2",
+        lambda: Round.objects.filter(tournament=t, number=2).first(),
+        timeout=120,
+        interval=0.2,
+        log=worker.log_tail,
+    )
+    assert due - timedelta(seconds=1) <= second.started_at <= due + timedelta(seconds=5), (
+        second.started_at - due
+    )

@@ -381,10 +381,18 @@ def test_a_request_that_accepts_no_json_gets_406_in_the_error_shape(anon_client:
     assert set(response.json()) == {"code", "message", "detail"}
 
 
-def test_a_format_override_for_another_renderer_gets_404(anon_client: APIClient) -> None:
-    # DRF's answer to ?format= naming no renderer of the view; ?format=json is served as usual
-    assert anon_client.get("/api/v1/matches/", {"format": "json"}).status_code == 200
-    assert anon_client.get("/api/v1/matches/", {"format": "api"}).status_code == 404
+def test_format_in_the_query_string_is_no_renderer_override(anon_client: APIClient) -> None:
+    # ?format= is a filter where a list has one (tournaments), never DRF's renderer override: a list
+    # without such a filter ignores it and answers JSON
+    for value in ("json", "api", "swiss"):
+        response = anon_client.get("/api/v1/matches/", {"format": value})
+        assert response.status_code == 200 and response["Content-Type"].startswith("application/json")
+
+
+def test_the_schema_still_reads_format_json_or_yaml(anon_client: APIClient) -> None:
+    assert anon_client.get("/api/v1/schema/?format=json")["Content-Type"].startswith("application/")
+    assert json.loads(anon_client.get("/api/v1/schema/?format=json").content)["openapi"].startswith("3.")
+    assert anon_client.get("/api/v1/schema/?format=yaml").content.startswith(b"openapi:")
 
 
 # -- rendering ------------------------------------------------------------------------------------------

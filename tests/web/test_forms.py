@@ -165,3 +165,47 @@ def test_pocha_options_do_not_reach_tute(client: Client) -> None:
     client.post(reverse("web:play"), {"game": "tute2", "bot": "random", "pocha_max_cards": "2"})
 
     assert Match.objects.get().options.get("pocha_max_cards") is None
+
+
+# -- personal API tokens and the rules page (issue 17) ---------------------------------------------------
+
+
+def test_a_person_creates_lists_and_revokes_personal_tokens(client: Client) -> None:
+    # given: a signed-in person
+    me = person("alice")
+    client.force_login(me.user)
+
+    # when: they create a token on the page
+    created = client.post(reverse("web:tokens")).content.decode()
+
+    # then: shown this once, it works on the API; the list shows its prefix only
+    token = re.search(r'<code id="token">([^<]+)</code>', created)
+    assert token is not None
+    api = Client()
+    assert api.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {token.group(1)}").json()["handle"] == "alice"
+    listed = client.get(reverse("web:tokens")).content.decode()
+    assert token.group(1) not in listed and token.group(1)[:8] in listed
+
+    # when: they revoke it
+    row = ApiToken.objects.get(user=me.user)
+    client.post(reverse("web:token-revoke", args=[row.pk]))
+
+    # then: it no longer works, and is gone from the page
+    assert not ApiToken.objects.filter(pk=row.pk).exists()
+    assert api.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {token.group(1)}").status_code == 401
+    assert token.group(1)[:8] not in client.get(reverse("web:tokens")).content.decode()
+
+
+def test_nobody_revokes_someone_elses_token(client: Client) -> None:
+    from games.services import token_create
+
+    token_create(user=person("bob").user)
+    client.force_login(person("alice").user)
+    client.post(reverse("web:token-revoke", args=[ApiToken.objects.get().pk]))
+    assert ApiToken.objects.count() == 1
+
+
+def test_the_rules_page_shows_docs_rules(client: Client) -> None:
+    html = client.get(reverse("web:rules")).content.decode()
+    assert "<h1" in html and "cante_before_draw" in html and "Fisher-Yates" in html
+    assert "<table>" in html, "the flags table is rendered"

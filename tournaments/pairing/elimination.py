@@ -263,8 +263,10 @@ def single_elimination(seeds: Iterable[Entrant], *, third_place: bool = False) -
     return Bracket.start(structure)
 
 
-def double_elimination(seeds: Iterable[Entrant]) -> Bracket:
-    """A double-elimination bracket for ``seeds`` (best first), with a grand final and a bracket reset."""
+def double_elimination(seeds: Iterable[Entrant], *, reset: bool = True) -> Bracket:
+    """A double-elimination bracket for ``seeds`` (best first), with a grand final and, if ``reset``, a
+    bracket reset (GF2) when the losers'-bracket champion wins it. Without the reset GF1 alone decides
+    the champion (the winners'-bracket champion is then out after a single loss)."""
     order = check_entrants(seeds, minimum=2, what="an elimination bracket")
     size = bracket_size(len(order))
     rounds = size.bit_length() - 1
@@ -291,7 +293,11 @@ def double_elimination(seeds: Iterable[Entrant]) -> Bracket:
     assert winners_champion is not None and winners_champion.kind is FeedKind.WINNER
     gf1 = b.add(("GF", 1, 0), "GF1", Section.GRAND_FINAL, 2 * rounds - 1, winners_champion, losers_champion)
     assert gf1 is not None
-    gf2 = b.add(("GF", 2, 0), "GF2", Section.GRAND_FINAL, 2 * rounds, winners_champion, losers_champion, gf1)
+    gf2 = None
+    if reset:
+        gf2 = b.add(
+            ("GF", 2, 0), "GF2", Section.GRAND_FINAL, 2 * rounds, winners_champion, losers_champion, gf1
+        )
     structure = b.structure(BracketKind.DOUBLE, size, False, winners_champion.ref, gf1, gf2)
     return Bracket.start(structure)
 

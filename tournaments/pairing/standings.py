@@ -16,6 +16,10 @@ Tie-breaks (``TieBreak``):
 
 A bye (an encounter of one) gives its points and counts for nothing else. Entrants tied on the points
 and on every tie-break share a rank and are listed by seed.
+
+Points and tie-breaks are exact (``Fraction``): a Pocha table of n scores in (n - 1)ths, and thirds or
+fifths in binary floats would leave equal totals unequal (1/3 + 5/6 + 1 against 1 + 2/3 + 1/2). Give
+``Encounter`` points as ``Fraction`` (or ints); a float is taken at its exact binary value.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from fractions import Fraction
 
 from .common import Entrant, PairingError, check_entrants
 
@@ -52,7 +57,7 @@ class Encounter:
 
     round: int
     entrants: tuple[Entrant, ...]
-    points: tuple[float, ...]
+    points: tuple[Fraction | float, ...]
     games_won: tuple[int, ...] = ()
     card_points: tuple[int, ...] = ()
 
@@ -96,7 +101,7 @@ class Encounter:
         return cls(round, (entrant,), ((scoring or Scoring()).bye,))
 
     @classmethod
-    def table(cls, round: int, players: Sequence[Entrant], points: Sequence[float]) -> Encounter:
+    def table(cls, round: int, players: Sequence[Entrant], points: Sequence[Fraction | float]) -> Encounter:
         """A Pocha table: each player's tournament points for it (higher is better)."""
         return cls(round, tuple(players), tuple(points))
 
@@ -105,19 +110,17 @@ class Encounter:
 class Standing:
     rank: int  # 1-based; entrants tied on everything share it
     entrant: Entrant
-    points: float
+    points: Fraction
     played: int  # encounters with an opponent (byes not counted)
     #: One value per tie-break of the tournament, in its order (head-to-head: within the tied group).
-    tie_breaks: tuple[float, ...]
+    tie_breaks: tuple[Fraction, ...]
 
 
-def _beat(mine: float, theirs: float) -> float:
-    return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+ONE, HALF, ZERO = Fraction(1), Fraction(1, 2), Fraction(0)
 
 
-def _key(value: float) -> float:
-    # Card-point means at tables of 4 or 6 are not exact in binary: compare them rounded.
-    return round(value, 9)
+def _beat(mine: Fraction, theirs: Fraction) -> Fraction:
+    return ONE if mine > theirs else HALF if mine == theirs else ZERO
 
 
 def standings(
@@ -135,31 +138,33 @@ def standings(
         if unknown:
             raise PairingError(f"round {enc.round}: entrants {unknown} are not in the standings")
 
-    points: dict[Entrant, float] = defaultdict(float)
-    games: dict[Entrant, float] = defaultdict(float)
-    cards: dict[Entrant, float] = defaultdict(float)
+    exact = {id(enc): tuple(Fraction(p) for p in enc.points) for enc in played}
+    points: dict[Entrant, Fraction] = defaultdict(Fraction)
+    games: dict[Entrant, Fraction] = defaultdict(Fraction)
+    cards: dict[Entrant, Fraction] = defaultdict(Fraction)
     count: dict[Entrant, int] = defaultdict(int)
     for enc in played:
         n = len(enc.entrants)
         total_cards = sum(enc.card_points)
         for i, e in enumerate(enc.entrants):
-            points[e] += enc.points[i]
+            points[e] += exact[id(enc)][i]
             if enc.games_won:
                 games[e] += enc.games_won[i]
             if n > 1:
                 count[e] += 1
                 if enc.card_points:
                     others = total_cards - enc.card_points[i]
-                    cards[e] += enc.card_points[i] - others / (n - 1)
+                    cards[e] += enc.card_points[i] - Fraction(others, n - 1)
 
-    buchholz: dict[Entrant, float] = defaultdict(float)
-    sonneborn: dict[Entrant, float] = defaultdict(float)
+    buchholz: dict[Entrant, Fraction] = defaultdict(Fraction)
+    sonneborn: dict[Entrant, Fraction] = defaultdict(Fraction)
     for enc in played:
+        mine = exact[id(enc)]
         for i, e in enumerate(enc.entrants):
             for j, o in enumerate(enc.entrants):
                 if i != j:
                     buchholz[e] += points[o]
-                    sonneborn[e] += _beat(enc.points[i], enc.points[j]) * points[o]
+                    sonneborn[e] += _beat(mine[i], mine[j]) * points[o]
     fixed = {
         TieBreak.BUCHHOLZ: buchholz,
         TieBreak.SONNEBORN_BERGER: sonneborn,
@@ -173,18 +178,18 @@ def standings(
             for e in enc.entrants:
                 met_in[e].append(enc)
 
-    values: dict[Entrant, list[float]] = {e: [] for e in order}
-    groups: list[list[Entrant]] = _split(list(order), {e: _key(points[e]) for e in order})
+    values: dict[Entrant, list[Fraction]] = {e: [] for e in order}
+    groups: list[list[Entrant]] = _split(list(order), dict(points))
     for tb in breaks:
         refined: list[list[Entrant]] = []
         for group in groups:
             if tb is TieBreak.HEAD_TO_HEAD:
-                table = _head_to_head(group, met_in)
+                table = _head_to_head(group, met_in, exact)
             else:
                 table = {e: fixed[tb][e] for e in group}
             for e in group:
                 values[e].append(table[e])
-            refined.extend(_split(group, {e: _key(table[e]) for e in group}) if len(group) > 1 else [group])
+            refined.extend(_split(group, table) if len(group) > 1 else [group])
         groups = refined
 
     out: list[Standing] = []
@@ -196,12 +201,12 @@ def standings(
     return tuple(out)
 
 
-def _split(group: list[Entrant], key: dict[Entrant, float]) -> list[list[Entrant]]:
+def _split(group: list[Entrant], key: Mapping[Entrant, Fraction]) -> list[list[Entrant]]:
     """``group`` ordered by ``key`` (highest first), cut where the key changes (stable within a tie)."""
-    ordered = sorted(group, key=lambda e: -key[e])
+    ordered = sorted(group, key=lambda e: -key.get(e, ZERO))
     out: list[list[Entrant]] = []
     for e in ordered:
-        if out and key[out[-1][0]] == key[e]:
+        if out and key.get(out[-1][0], ZERO) == key.get(e, ZERO):
             out[-1].append(e)
         else:
             out.append([e])
@@ -209,10 +214,12 @@ def _split(group: list[Entrant], key: dict[Entrant, float]) -> list[list[Entrant
 
 
 def _head_to_head(
-    group: Sequence[Entrant], met_in: Mapping[Entrant, list[Encounter]]
-) -> dict[Entrant, float]:
+    group: Sequence[Entrant],
+    met_in: Mapping[Entrant, list[Encounter]],
+    exact: Mapping[int, tuple[Fraction, ...]],
+) -> dict[Entrant, Fraction]:
     members = set(group)
-    score = dict.fromkeys(group, 0.0)
+    score = dict.fromkeys(group, ZERO)
     if len(group) < 2:
         return score
     for e in group:
@@ -220,5 +227,5 @@ def _head_to_head(
             i = enc.entrants.index(e)
             for j, o in enumerate(enc.entrants):
                 if j != i and o in members:
-                    score[e] += _beat(enc.points[i], enc.points[j])
+                    score[e] += _beat(exact[id(enc)][i], exact[id(enc)][j])
     return score

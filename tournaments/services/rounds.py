@@ -8,6 +8,7 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from fractions import Fraction
 
 from django.utils import timezone
 
@@ -17,7 +18,7 @@ from tournaments.models import Entrant, Round, Slot, Tournament, TournamentMatch
 from tournaments.pairing import Bracket, History, Pairing, Status, round_robin, seat_tables, swiss_round
 from tournaments.pairing import Round as PairingRound
 from tournaments.services.common import queue
-from tournaments.state import LOSS, WIN, bracket_of, slot_entrants, standings_of, withdrawn_ids
+from tournaments.state import LOSS, WIN, bracket_of, slot_entrants, standings_of, stored_points, withdrawn_ids
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +33,7 @@ class Planned:
     code: str
     kind: str
     entrants: tuple[int, ...]
-    points: tuple[float, ...] = ()
+    points: tuple[Fraction, ...] = ()
     winner: int | None = None  # an entrant id
 
 
@@ -42,26 +43,54 @@ class _Plan:
     finished: bool = False
 
 
-def advance_rounds(tournament: Tournament, now: datetime) -> None:
+#: The longest wait for a round's start left on the broker. A round due later is looked at again at
+#: this distance, and so on until it is due: on Redis a message waiting for its ETA sits unacknowledged
+#: in a worker, and Redis hands it to another worker after its visibility timeout (one hour by default),
+#: so long countdowns would be delivered twice and lost with a restarted worker. The sweeper
+#: (``tournaments.sweep``) starts any round whose message was lost anyway.
+MAX_COUNTDOWN = timedelta(minutes=5)
+
+
+def next_round_due(tournament: Tournament, round_: Round) -> datetime:
+    """When the round after ``round_`` may start: ``round_interval_minutes`` after ``round_`` started."""
+    return round_.started_at + timedelta(minutes=tournament.round_interval_minutes)
+
+
+def queue_advance(tournament: Tournament, round_number: int, due: datetime, now: datetime) -> None:
+    """Queue ``tournaments.advance`` for the round after ``round_number``: at once when due, else at
+    ``due`` or ``MAX_COUNTDOWN`` from now, whichever comes first (the task then queues itself again)."""
+    from tournaments.tasks import advance
+
+    if due <= now:
+        queue(advance, tournament.pk, round_number)
+    else:
+        queue(advance, tournament.pk, round_number, eta=min(due, now + MAX_COUNTDOWN))
+
+
+def advance_rounds(tournament: Tournament, now: datetime) -> datetime | None:
     """Start the next round while the current one is complete (and the interval has passed), or end
-    the tournament when there is none. Rounds of byes and walkovers only are complete at once."""
+    the tournament when there is none. Rounds of byes and walkovers only are complete at once.
+
+    Returns when the next round is due if it stopped only because it is not due yet, else None.
+    """
     while tournament.status == Tournament.Status.RUNNING:
         current = None
         if tournament.current_round:
             current = Round.objects.get(tournament=tournament, number=tournament.current_round)
             if current.status != Round.Status.COMPLETE:
-                return
-            interval = timedelta(minutes=tournament.round_interval_minutes)
-            if interval and now < current.started_at + interval:
-                return  # the sweeper starts it when it is due
+                return None
+            due = next_round_due(tournament, current)
+            if now < due:
+                return due  # a task queued for that time (or the sweeper) starts it
         plan = _plan(tournament, tournament.current_round + 1)
         if plan.finished:
             _finish(tournament, now)
-            return
+            return None
         if not plan.rows:
             log.error("tournament %s: nothing to play and not finished", tournament.pk)
-            return
+            return None
         _create_round(tournament, tournament.current_round + 1, plan.rows, now)
+    return None
 
 
 def _plan(tournament: Tournament, number: int) -> _Plan:
@@ -79,7 +108,8 @@ def _plan(tournament: Tournament, number: int) -> _Plan:
         assert tournament.swiss_rounds is not None
         if number > tournament.swiss_rounds or len(active) < 2:
             return _Plan(finished=True)
-        scores = {row.entrant: row.points for row in standings_of(tournament)}
+        # Swiss points are whole or half points: exact as floats.
+        scores = {row.entrant: float(row.points) for row in standings_of(tournament)}
         clubs = dict(Entrant.objects.filter(tournament=tournament).values_list("pk", "club_id"))
         next_round = swiss_round(
             active,
@@ -103,7 +133,9 @@ def _plan(tournament: Tournament, number: int) -> _Plan:
     )
 
 
-def _rows_of(round_: PairingRound, withdrawn: set[int], *, bye_points: float, number: int) -> list[Planned]:
+def _rows_of(
+    round_: PairingRound, withdrawn: set[int], *, bye_points: Fraction, number: int
+) -> list[Planned]:
     rows = []
     for board, p in enumerate(round_.pairings, start=1):
         code = f"R{number}.B{board}"
@@ -209,7 +241,7 @@ def add_match(
         kind=row.kind,
         match=games_match,
         status=TournamentMatch.Status.DONE if done else TournamentMatch.Status.PLAYING,
-        points=list(row.points) if done else None,
+        points=stored_points(row.points) if done else None,
         winner_id=row.winner,
         forfeit=row.kind == TournamentMatch.Kind.WALKOVER,
         recorded_at=now if done else None,
@@ -236,17 +268,17 @@ def _seats(tournament: Tournament, entrants: list[Entrant]) -> list[SeatSpec]:
 
 
 def complete_round_if_done(tournament: Tournament, round_: Round) -> bool:
-    """Mark the round complete once every row has a result, and queue the next round's generation."""
+    """Mark the round complete once every row has a result, and queue the next round's generation for
+    the moment it is due."""
     if round_.status == Round.Status.COMPLETE:
         return False
     if TournamentMatch.objects.filter(round=round_, status=TournamentMatch.Status.PLAYING).exists():
         return False
+    now = timezone.now()
     round_.status = Round.Status.COMPLETE
-    round_.completed_at = timezone.now()
+    round_.completed_at = now
     round_.save(update_fields=["status", "completed_at"])
-    from tournaments.tasks import advance
-
-    queue(advance, tournament.pk, round_.number)
+    queue_advance(tournament, round_.number, next_round_due(tournament, round_), now)
     return True
 
 
@@ -259,14 +291,16 @@ def _finish(tournament: Tournament, now: datetime) -> None:
 
 def final_rows(tournament: Tournament) -> list[dict[str, object]]:
     """The standings as stored at the end: ``tie_breaks`` is a list, in the tournament's tie-break order
-    (a JSON object would not keep that order in PostgreSQL's jsonb)."""
+    (a JSON object would not keep that order in PostgreSQL's jsonb); points and tie-breaks as exact
+    texts ("13/6")."""
     return [
         {
             "rank": row.rank,
             "entrant": row.entrant,
-            "points": row.points,
+            "points": str(row.points),
             "played": row.played,
-            "tie_breaks": list(row.tie_breaks),
+            "tie_breaks": [str(value) for value in row.tie_breaks],
+            "withdrawn": row.withdrawn,
         }
         for row in standings_of(tournament)
     ]

@@ -34,9 +34,23 @@ from tournaments.errors import (
 from tournaments.models import Entrant, Round, Tournament, TournamentMatch
 from tournaments.pairing import PairingError, seed
 from tournaments.services.common import lock_tournament, queue, require_organiser
-from tournaments.services.rounds import add_match, advance_rounds, complete_round_if_done, derived_walkovers
+from tournaments.services.rounds import (
+    add_match,
+    advance_rounds,
+    complete_round_if_done,
+    derived_walkovers,
+    queue_advance,
+)
 from tournaments.services.setup import ENTERED, entrant_of, organiser_or_self
-from tournaments.state import bracket_of, elimination_winner, outcome_of, slot_entrants
+from tournaments.state import (
+    LOSS,
+    WIN,
+    bracket_of,
+    elimination_winner,
+    outcome_of,
+    slot_entrants,
+    stored_points,
+)
 from tute_site.exceptions import ApplicationError
 
 log = logging.getLogger(__name__)
@@ -57,13 +71,20 @@ def tournament_start(
     ``by`` is the organiser (None: the sweeper, at ``starts_at``). With a check-in window, whoever did
     not check in is absent and does not play. Seeding: by rating (the game's pool; a pair by its pairs
     rating, else its two players' mean; unrated: the initial rating), at random, or by hand (``order``:
-    every entrant id once; without it, registration order).
+    every entrant id once; without it, registration order). An ``order`` for a tournament that does not
+    seed by hand is refused (``invalid_seeding``), never silently ignored.
     """
     tournament = lock_tournament(tournament_id)
     if by is not None:
         require_organiser(tournament.club, by)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise WrongStatus("The tournament has already started.")
+    if order is not None and tournament.seeding != Tournament.Seeding.MANUAL:
+        raise InvalidSeeding(
+            f"This tournament seeds {tournament.get_seeding_display().lower()} ({tournament.seeding!r}): "
+            "an order is for manual seeding. Set seeding to 'manual' first, or start without an order.",
+            detail={"seeding": tournament.seeding},
+        )
     at = now or timezone.now()
     entrants = list(
         Entrant.objects.filter(tournament=tournament, status__in=ENTERED)
@@ -146,6 +167,15 @@ def match_result_record(*, match_id: int) -> TournamentMatch | None:
         return None
     if tm.match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
         return None
+    _record(tournament, tm)
+    complete_round_if_done(tournament, tm.round)
+    return tm
+
+
+def _record(tournament: Tournament, tm: TournamentMatch, *, called_off: bool = False) -> None:
+    """Store the finished (or aborted) games match of ``tm`` as its result. ``called_off``: aborted by
+    the tournament's cancellation, so nobody scores, wins or forfeits."""
+    assert tm.match is not None
     entrants = {e.pk: e for e in Entrant.objects.filter(slots__tournament_match=tm)}
     order = [entrants[i] for i in slot_entrants(tm)]
     seeds = [e.seed or UNSEEDED for e in order]
@@ -154,31 +184,33 @@ def match_result_record(*, match_id: int) -> TournamentMatch | None:
     winner = outcome.winner
     if tournament.is_elimination:
         winner = elimination_winner(outcome, seeds)
-    tm.points = outcome.points
+    tm.points = stored_points([LOSS] * len(order) if called_off else outcome.points)
     tm.games_won = outcome.games_won
     tm.card_points = outcome.card_points
-    tm.forfeit = outcome.forfeit
-    tm.winner = order[winner] if winner is not None else None
+    tm.forfeit = outcome.forfeit and not called_off
+    tm.winner = order[winner] if winner is not None and not called_off else None
     tm.status = TournamentMatch.Status.DONE
     tm.recorded_at = timezone.now()
     tm.save(
         update_fields=["points", "games_won", "card_points", "forfeit", "winner", "status", "recorded_at"]
     )
-    complete_round_if_done(tournament, tm.round)
-    return tm
 
 
 @transaction.atomic
 def tournament_advance(
-    *, tournament_id: int, after_round: int, now: datetime | None = None
+    *, tournament_id: int, after_round: int, now: datetime | None = None, reschedule: bool = True
 ) -> Tournament | None:
     """Generate the round after ``after_round`` once it is complete (or end the tournament); None when
-    that is already done, or not due yet."""
+    that is already done, or not due yet. Not due yet and ``reschedule``: the task is queued again for
+    when it is (the sweeper, which looks every few seconds anyway, passes False)."""
     tournament = lock_tournament(tournament_id)
     if tournament.status != Tournament.Status.RUNNING or tournament.current_round != after_round:
         return None
     before = tournament.current_round
-    advance_rounds(tournament, now or timezone.now())
+    at = now or timezone.now()
+    due = advance_rounds(tournament, at)
+    if due is not None and reschedule:
+        queue_advance(tournament, after_round, due, at)
     if tournament.current_round == before and tournament.status == Tournament.Status.RUNNING:
         return None
     return tournament
@@ -205,7 +237,7 @@ def no_show(*, tournament_id: int, tournament_match_id: int, by: Player, entrant
     if tm.match is not None and tm.match.status == Match.Status.IN_PROGRESS:
         match_abort(match_id=tm.match.pk, by=tournament.created_by)
     present = 1 - entrants.index(entrant_id)
-    tm.points = [1.0, 0.0] if present == 0 else [0.0, 1.0]
+    tm.points = stored_points([WIN, LOSS] if present == 0 else [LOSS, WIN])
     tm.winner_id = entrants[present]
     tm.forfeit = True
     tm.status = TournamentMatch.Status.DONE
@@ -285,20 +317,33 @@ def _concede_for(tournament: Tournament, tm: TournamentMatch, entrant: Entrant) 
 @transaction.atomic
 def tournament_cancel(*, tournament_id: int, by: Player) -> Tournament:
     """The organiser calls the tournament off: matches in play are aborted (never rated), nothing more
-    is paired, and the standings so far stay readable."""
+    is paired, and the standings so far stay readable.
+
+    Every row still playing is closed at once, with its round: a games match that had already ended
+    keeps its result; one called off here is done with no points and no winner for anyone.
+    """
     tournament = lock_tournament(tournament_id)
     require_organiser(tournament.club, by)
     if tournament.status not in (Tournament.Status.REGISTRATION, Tournament.Status.RUNNING):
         raise WrongStatus("The tournament is already over.")
-    playing = TournamentMatch.objects.filter(
-        tournament=tournament, status=TournamentMatch.Status.PLAYING, match__status=Match.Status.IN_PROGRESS
-    ).values_list("match_id", flat=True)
-    for match_id in playing:
-        assert match_id is not None
-        match_abort(match_id=match_id, by=tournament.created_by)
+    now = timezone.now()
     tournament.status = Tournament.Status.CANCELLED
-    tournament.finished_at = timezone.now()
+    tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
+    playing = TournamentMatch.objects.filter(
+        tournament=tournament, status=TournamentMatch.Status.PLAYING
+    ).select_related("round", "match")
+    for tm in playing:
+        assert tm.match is not None  # only matches play
+        if tm.match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+            match_abort(match_id=tm.match.pk, by=tournament.created_by)
+            tm.match.refresh_from_db()
+            _record(tournament, tm, called_off=True)
+        else:
+            _record(tournament, tm)
+    Round.objects.filter(tournament=tournament, status=Round.Status.PLAYING).update(
+        status=Round.Status.COMPLETE, completed_at=now
+    )
     return tournament
 
 
@@ -332,6 +377,6 @@ def tournaments_sweep(*, now: datetime | None = None, limit: int = 200) -> int:
         number=F("tournament__current_round"),
     ).values_list("tournament_id", "number")
     for tournament_id, number in stalled[:limit]:
-        if tournament_advance(tournament_id=tournament_id, after_round=number, now=at):
+        if tournament_advance(tournament_id=tournament_id, after_round=number, now=at, reschedule=False):
             handled += 1
     return handled

@@ -17,6 +17,7 @@ from games.models import Match, Player
 from tournaments.errors import (
     AlreadyRegistered,
     CheckInClosed,
+    EntrantNameTaken,
     EntrantNotFound,
     InvalidEntry,
     InvalidTournament,
@@ -53,6 +54,7 @@ class Settings:
     match_format: str = Match.Format.SINGLE
     match_target: int = 1
     third_place: bool = False
+    grand_final_reset: bool = True
     double_round_robin: bool = False
     swiss_rounds: int | None = None
     avoid_same_club: bool = False
@@ -77,6 +79,7 @@ FIELDS = (
     "match_format",
     "match_target",
     "third_place",
+    "grand_final_reset",
     "double_round_robin",
     "swiss_rounds",
     "avoid_same_club",
@@ -117,6 +120,8 @@ def _checked(s: Settings, *, had_passcode: bool) -> dict[str, Any]:
             problems.append(f"a Pocha tournament needs pocha_rounds from 1 to {MAX_POCHA_ROUNDS}")
     if s.third_place and s.format != F.SINGLE_ELIM:
         problems.append("third_place is for single elimination")
+    if not s.grand_final_reset and s.format != F.DOUBLE_ELIM:
+        problems.append("grand_final_reset is for double elimination")
     if s.double_round_robin and s.format != F.ROUND_ROBIN:
         problems.append("double_round_robin is for round robin")
     if s.avoid_same_club and s.format != F.SWISS:
@@ -404,17 +409,60 @@ def entrant_bot_fill(
         pair_bot = level if tournament.game == Match.GameName.TUTE4 else ""
         status = Entrant.Status.CHECKED_IN if tournament.check_in_opens_at else Entrant.Status.REGISTERED
         now = timezone.now()
-        for _ in range(count):
+        names = _bot_names(tournament, level, count, pair=bool(pair_bot))
+        for name in names:
             changed.append(
                 Entrant.objects.create(
                     tournament=tournament,
                     house_bot=level,
                     partner_bot=pair_bot,
+                    display_name=name,
                     status=status,
                     checked_in_at=now if tournament.check_in_opens_at else None,
                 )
             )
     return changed
+
+
+def _bot_names(tournament: Tournament, level: str, count: int, *, pair: bool) -> list[str]:
+    """``count`` new names for house-bot entrants of ``level``, numbered on from those the tournament
+    has ("Rule bot 1", "Rule bot 2"...; Tute 4 pairs: "Rule pair 1"), none equal to a name in use."""
+    taken = {name.casefold() for name in _names_in_use(tournament)}
+    stem = f"{level.capitalize()} {'pair' if pair else 'bot'}"
+    number = Entrant.objects.filter(tournament=tournament, house_bot=level).count()
+    out: list[str] = []
+    while len(out) < count:
+        number += 1
+        name = f"{stem} {number}"
+        if name.casefold() not in taken:
+            out.append(name)
+    return out
+
+
+def _names_in_use(tournament: Tournament, *, except_entrant: int | None = None) -> list[str]:
+    entrants = Entrant.objects.filter(tournament=tournament).select_related("player", "partner")
+    return [e.name for e in entrants if e.pk != except_entrant]
+
+
+@transaction.atomic
+def entrant_rename(*, tournament_id: int, by: Player, entrant_id: int, name: str) -> Entrant:
+    """The organiser names an entrant (a house bot, a pair...) before the start; names are distinct
+    within the tournament, whatever their case."""
+    tournament = lock_tournament(tournament_id)
+    require_organiser(tournament.club, by)
+    if tournament.status != Tournament.Status.REGISTRATION:
+        raise WrongStatus("Entrants can only be renamed before the tournament starts.")
+    entrant = Entrant.objects.filter(tournament=tournament, pk=entrant_id).first()
+    if entrant is None:
+        raise EntrantNotFound()
+    clean = " ".join(name.split())
+    if not 1 <= len(clean) <= 64:
+        raise InvalidEntry("A name has 1 to 64 characters.")
+    if clean.casefold() in {n.casefold() for n in _names_in_use(tournament, except_entrant=entrant.pk)}:
+        raise EntrantNameTaken(detail={"name": clean})
+    entrant.display_name = clean
+    entrant.save(update_fields=["display_name"])
+    return entrant
 
 
 def _locks() -> bool:

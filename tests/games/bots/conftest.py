@@ -1,6 +1,6 @@
 """Hand-built positions for the bots' tests.
 
-``deal`` stacks a deck as RULES.md section 7 deals it: the mano (the seat after the dealer) takes the
+``deal`` stacks a deck as docs/RULES.md section 7 deals it: the mano (the seat after the dealer) takes the
 first k cards, the next seats the next k, the dealer the last block; Tute 2 then the face-up card, then
 the stock, top first. Cards a test does not name fill the hands and the stock in canonical order.
 """

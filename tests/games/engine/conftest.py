@@ -1,6 +1,6 @@
 """Hand-built positions for the engine's scenario tests.
 
-The helpers read RULES.md on their own, so that a test checks the engine against the spec and not against
+The helpers read docs/RULES.md on their own, so that a test checks the engine against the spec and not against
 itself: the canonical deck (section 1), the dealing order (section 7: the mano takes the first k cards,
 then the next seats, the dealer last; Tute 2 then the face-up card, then the stock, top first), card
 points and strengths, and who wins a trick (section 2). They are handed to the tests as fixtures.
@@ -72,7 +72,7 @@ def deck_for(
     deck48: bool = False,
     void: Mapping[int, str] = {},
 ) -> list[str]:
-    """A deck (top first) that deals ``hands`` (seat -> cards) in the order of RULES.md section 7.
+    """A deck (top first) that deals ``hands`` (seat -> cards) in the order of docs/RULES.md section 7.
 
     Seats given fewer than k cards are filled up from the unnamed cards in canonical order, skipping the
     suits ``void`` lists for that seat (``{1: "CO"}``: no copas nor oros for seat 1). When cards

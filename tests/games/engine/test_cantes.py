@@ -1,13 +1,16 @@
-"""RULES.md section 3: cantes (the 20 and the 40, tute) in Tute 2 and Tute 4, with every flag."""
+"""docs/RULES.md section 3: cantes (the 20 and the 40, tute) in Tute 2 and Tute 4, with every flag."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from games.engine import IllegalAction, State
+from games.engine import IllegalAction, Rules, State
 
 Deal = Callable[..., State]
 Run = Callable[..., State]
@@ -364,3 +367,132 @@ def test_tute4_without_cantes_in_arrastre_there_are_no_cantes(deal: Deal, run: R
 
     # then: the trick winner may not sing
     assert sings(state) == []
+
+
+# -- cante_before_draw with forty_before_twenty and tute_declaration: every combination ------------------
+
+
+def drawn_deal(deal: Deal, seat0: list[str], drawn: str, **options: Any) -> State:
+    """Dealer 1, oros trump (4O face up): seat 0 leads the 10 of espadas and wins trick 1 (seat 1 has only
+    the 2 of espadas and no oros), then draws ``drawn`` from the top of the stock."""
+    return deal(
+        "tute2",
+        {0: seat0, 1: ["2E"]},
+        dealer=1,
+        trump_card="4O",
+        stock=[drawn, "4C", "5C", "6C"],
+        options=options,
+        void={1: "EO"},
+    )
+
+
+@pytest.mark.parametrize("tute", ["off", "wins_hand"])
+@pytest.mark.parametrize("forty", [False, True])
+@pytest.mark.parametrize("before_draw", [False, True])
+def test_forty_before_twenty_reads_the_hand_held_when_the_trick_was_won_under_cante_before_draw(
+    deal: Deal, run: Run, before_draw: bool, forty: bool, tute: str
+) -> None:
+    # given: seat 0 wins trick 1 holding the copas pair and the 12 of oros (trumps), and draws the 11 of oros
+    state = drawn_deal(
+        deal,
+        ["12C", "11C", "12O", "10E", "4E", "5E", "6E", "7E"],
+        "11O",
+        cante_before_draw=before_draw,
+        forty_before_twenty=forty,
+        tute_declaration=tute,
+    )
+    state = run(state, "play:10E", "play:2E")
+    assert {"11O", "12O", "12C", "11C"} <= set(state.view(0).hand)
+
+    # then: with cante_before_draw only the copas pair was held when the trick was won, so the trump pair
+    # (completed by the draw) neither may be sung nor holds the 20 back; without it, both pairs are held
+    # and forty_before_twenty puts the 40 first
+    if before_draw:
+        expected = ["sing:C"]
+    elif forty:
+        expected = ["sing:O"]
+    else:
+        expected = ["sing:C", "sing:O"]
+    assert sings(state) == expected
+    assert "sing:tute" not in state.legal_actions()
+
+
+@pytest.mark.parametrize("tute", ["off", "wins_hand"])
+@pytest.mark.parametrize("forty", [False, True])
+@pytest.mark.parametrize("before_draw", [False, True])
+def test_tute_declaration_reads_the_hand_held_when_the_trick_was_won_under_cante_before_draw(
+    deal: Deal, run: Run, refuse: Refuse, before_draw: bool, forty: bool, tute: str
+) -> None:
+    # given: seat 0 wins trick 1 holding three 12s and draws the fourth (the 12 of bastos)
+    state = drawn_deal(
+        deal,
+        ["12O", "12C", "12E", "10E", "4E", "5E", "6E", "7E"],
+        "12B",
+        cante_before_draw=before_draw,
+        forty_before_twenty=forty,
+        tute_declaration=tute,
+    )
+    state = run(state, "play:10E", "play:2E")
+    assert {"12O", "12C", "12E", "12B"} <= set(state.view(0).hand)
+
+    # then: tute only with wins_hand, and under cante_before_draw only if the four were held at the win
+    if tute == "wins_hand" and not before_draw:
+        assert "sing:tute" in state.legal_actions()
+        assert state.apply("sing:tute").is_terminal()
+    else:
+        refuse(state, "sing:tute", "tute_declaration is off" if tute == "off" else "four 12s")
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    flags=st.fixed_dictionaries(
+        {
+            "cante_before_draw": st.booleans(),
+            "forty_before_twenty": st.booleans(),
+            "tute_declaration": st.sampled_from(["off", "wins_hand"]),
+            "cantes_in_arrastre": st.booleans(),
+        }
+    ),
+    dealer=st.integers(0, 1),
+    seed=st.text(max_size=8),
+    choices=st.integers(0, 2**32),
+)
+def test_tute2_cantes_offered_are_those_of_rules_section_3_under_every_flag_combination(
+    flags: dict[str, Any], dealer: int, seed: str, choices: int
+) -> None:
+    """Random games: at every cante window the sing codes offered are worked out here from docs/RULES.md 3,
+    from the seat's views alone (the hand held when the trick was won is the hand after its card)."""
+    rules = Rules.build("tute2", 2, flags)
+    rng = random.Random(choices)
+    state = State.new(rules, dealer=dealer, seed=seed)
+    after_play: dict[int, frozenset[str]] = {0: frozenset(), 1: frozenset()}
+    sang_in_window = False
+    while not state.is_terminal():
+        seat = state.current_player()
+        assert seat is not None
+        view = state.view(seat)
+        legal = state.legal_actions()
+        offered = {code for code in legal if code.startswith("sing:")}
+        expected: set[str] = set()
+        window = not view.trick and view.tricks and not sang_in_window
+        is_open = flags["cantes_in_arrastre"] or view.faceup is not None
+        if window and is_open:
+            held = set(view.hand) & after_play[seat] if flags["cante_before_draw"] else set(view.hand)
+            sung = {c[1] for c in view.cantes}
+            pairs = [s for s in "OCEB" if s not in sung and {f"12{s}", f"11{s}"} <= held]
+            if flags["forty_before_twenty"] and view.trump in pairs:
+                pairs = [view.trump]
+            expected = {f"sing:{s}" for s in pairs}
+            if flags["tute_declaration"] == "wins_hand" and any(
+                {f"{r}{s}" for s in "OCEB"} <= held for r in (12, 11)
+            ):
+                expected.add("sing:tute")
+        assert offered == expected, f"flags {flags}, hand {view.hand}, ply {view.game_ply}"
+        code = rng.choice(legal)
+        state = state.apply(code)
+        if code.startswith("play:"):
+            after_play[seat] = frozenset(view.hand) - {code[5:]}
+            if not state.view(None).trick:
+                sang_in_window = False  # the trick closed: a new window for its winner
+        elif code.startswith("sing:"):
+            sang_in_window = True

@@ -1,4 +1,4 @@
-"""RULES.md section 1: cards, codes, the canonical deck, strengths and points."""
+"""docs/RULES.md section 1: cards, codes, the canonical deck, strengths and points."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from tests.games.engine.conftest import STRENGTH_ORDER, points, spec_deck
 
 
 def test_card_codes_are_the_rank_number_then_the_suit_letter() -> None:
-    # given: the 48 cards of the Spanish deck, as RULES.md writes them
+    # given: the 48 cards of the Spanish deck, as docs/RULES.md writes them
     codes = spec_deck(deck48=True)
 
     # then: every code parses, and its card prints back as the same code

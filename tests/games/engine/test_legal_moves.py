@@ -1,4 +1,4 @@
-"""RULES.md section 2: tricks and the legal-move rule, with every flag that changes it.
+"""docs/RULES.md section 2: tricks and the legal-move rule, with every flag that changes it.
 
 Most positions are Tute 4 tricks (all 40 cards dealt, no stock, no window before trick 1): dealer 3,
 so seat 0 is the mano, leading trick 1 with ``first_lead: mano``; the dealer's last card, the 12 of
@@ -197,7 +197,7 @@ def test_by_default_a_player_must_beat_even_its_partners_winning_card(deal: Deal
     hand = ["1C", "4C", "1B", "1O", "2O", "3O", "4O", "5O", "1E", "2E"]
     state = run(tute4(deal, {0: ["10C"], 1: ["2C"], 2: hand}), "play:10C", "play:2C")
 
-    # then: the ace, which beats the partner's card (RULES.md 5.4)
+    # then: the ace, which beats the partner's card (docs/RULES.md 5.4)
     assert state.legal_actions() == ("play:1C",)
 
 
@@ -381,7 +381,7 @@ def test_a_malformed_action_code_is_refused(deal: Deal, refuse: Refuse, code: st
 
 
 def spec_legal(state: State) -> set[str]:
-    """The cards RULES.md section 2 lets the seat to act play, computed from its view alone."""
+    """The cards docs/RULES.md section 2 lets the seat to act play, computed from its view alone."""
     rules = state.rules
     seat = state.current_player()
     assert seat is not None

@@ -1,4 +1,4 @@
-"""RULES.md section 6: Pocha (hand sequences, dealing and trump, bidding, the hook, scoring)."""
+"""docs/RULES.md section 6: Pocha (hand sequences, dealing and trump, bidding, the hook, scoring)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 10: game records: load and validate, replay, export."""
+"""docs/RULES.md section 10: game records: load and validate, replay, export."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The rules flags of RULES.md: defaults per game, validation with clear messages, an immutable config."""
+"""The rules flags of docs/RULES.md: defaults per game, validation with clear messages, an immutable config."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_every_flag_has_the_products_default(game: str, players: int, last_trick
     # when: a game is built without options
     rules = Rules.build(game)
 
-    # then: the default player count and every flag at its RULES.md default
+    # then: the default player count and every flag at its docs/RULES.md default
     # (last_trick_bonus: off in Tute 2, on in Tute 4)
     assert rules.game == game
     assert rules.players == players

@@ -1,4 +1,4 @@
-"""RULES.md section 7: a seeded deck is the canonical order shuffled by a SHA-256 Fisher-Yates.
+"""docs/RULES.md section 7: a seeded deck is the canonical order shuffled by a SHA-256 Fisher-Yates.
 
 ``reference_deck`` is written from the spec's words alone, to check that anyone can recompute a deal.
 """

@@ -1,4 +1,4 @@
-"""RULES.md section 4: Tute 2 (with section 7's dealing order and the deck48 flag)."""
+"""docs/RULES.md section 4: Tute 2 (with section 7's dealing order and the deck48 flag)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 5: Tute 4 (pairs, the whole deck dealt, the dealer's shown trump card)."""
+"""docs/RULES.md section 5: Tute 4 (pairs, the whole deck dealt, the dealer's shown trump card)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md section 9: what a seat may know, and nothing else."""
+"""docs/RULES.md section 9: what a seat may know, and nothing else."""
 
 from __future__ import annotations
 
