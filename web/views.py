@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -175,8 +176,14 @@ def play(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        player_for_user(user=user)
+        try:
+            with transaction.atomic():
+                user = form.save()
+                player_for_user(user=user)
+        except IntegrityError:
+            # The same username signed up a moment ago, between the form's check and the insert.
+            form.add_error("username", _("A user with that username already exists."))
+            return render(request, "registration/signup.html", {"form": form})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
         return redirect("web:home")
