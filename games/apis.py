@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -15,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine.rules import PLAYERS
-from games.errors import MatchNotFinished, MatchNotFound
+from games.errors import MatchNotFinished, MatchNotFound, PeopleOnly
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -59,6 +60,25 @@ def caller(request: Request) -> Player | None:
         return user.player  # loaded with the token; one query for a session
     except Player.DoesNotExist:
         return player_for_user(user=user)
+
+
+class IsPerson(IsAuthenticated):
+    """Signed in as a person: bot accounts own no bots and no personal tokens (403 people_only)."""
+
+    message = PeopleOnly.message
+    code = PeopleOnly.code
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        player = caller(request)
+        return player is None or not player.is_bot
+
+
+def secret(response: Response) -> Response:
+    """A response that shows a token: no cache (browser, proxy) may keep it (``Cache-Control: no-store``)."""
+    add_never_cache_headers(response)
+    return response
 
 
 def signed_in(request: Request) -> Player:
@@ -418,7 +438,7 @@ class BotOutput(Serializer):
 
 
 class BotListCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
@@ -444,11 +464,11 @@ class BotListCreateApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot, token = bot_create(owner=signed_in_user(request), **data.validated_data)
-        return Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED)
+        return secret(Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED))
 
 
 class BotSettingsApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
@@ -515,11 +535,11 @@ class EventStreamApi(APIView):
 
 
 class BotTokenRotateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses=inline_serializer("TokenOut", {"token": serializers.CharField()}))
     def post(self, request: Request, handle: str) -> Response:
-        return Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)})
+        return secret(Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)}))
 
 
 class MeApi(APIView):
@@ -541,7 +561,7 @@ class MyTokenCreateApi(APIView):
     """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
     once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(responses=TokenOutput(many=True))
     def get(self, request: Request) -> Response:
@@ -553,11 +573,12 @@ class MyTokenCreateApi(APIView):
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}
     )
     def post(self, request: Request) -> Response:
-        return Response({"token": token_create(user=signed_in_user(request))}, status=status.HTTP_201_CREATED)
+        token = token_create(user=signed_in_user(request))
+        return secret(Response({"token": token}, status=status.HTTP_201_CREATED))
 
 
 class MyTokenRevokeApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, token_id: int) -> Response:

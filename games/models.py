@@ -86,6 +86,11 @@ class Match(models.Model):
     format_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     rated = models.BooleanField(default=True)
+    managed = models.BooleanField(
+        default=False,
+        help_text="Made by another service (a tournament's pairing), which alone ends it: never aborted "
+        "through the games API.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

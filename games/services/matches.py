@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -13,9 +14,11 @@ from games.bots import BOT_LEVELS
 from games.engine import CODE_OF, RULES_VERSION, Rules, RulesError, State
 from games.engine.rules import PLAYERS
 from games.errors import (
+    AbortTooLate,
     AlreadySeated,
     InvalidRules,
     InvalidSeats,
+    ManagedMatch,
     MatchNotInProgress,
     MatchNotOpen,
     NotAllowed,
@@ -25,9 +28,11 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
-from games.models import Game, Match, Player, Seat
+from games.models import Action, Game, Match, Player, Seat
 from games.selectors import cache_state, match_rules, with_seats
 from games.services.common import lock_loaded, lock_match, set_turn
+
+log = logging.getLogger(__name__)
 
 MAX_MOVE_SECONDS = 24 * 3600
 
@@ -62,6 +67,7 @@ def match_create(
     rated: bool = True,
     clock: Clock | None = None,
     challenge: bool = True,
+    managed: bool = False,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
@@ -72,6 +78,9 @@ def match_create(
     bot set to accept automatically). The match starts when every seat is filled and accepted.
     ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
     by entering): the match starts at once when every seat is filled.
+
+    ``managed``: the calling service (a tournament) alone ends the match (``match_call_off``); the
+    games API refuses to abort it.
     """
     if seats is not None:
         if players is None:
@@ -120,6 +129,7 @@ def match_create(
         format=format,
         format_target=format_target,
         rated=rated,
+        managed=managed,
         created_by=created_by.user,
         human_move_seconds=clock.human_move_seconds,
         bot_move_seconds=clock.bot_move_seconds,
@@ -212,12 +222,38 @@ def _challenged_seat(match: Match, player: Player) -> Seat:
 
 @transaction.atomic
 def match_abort(*, match_id: int, by: Player) -> Match:
-    """The creator (or staff) calls the match off: it is never rated and has no result."""
+    """Call off a match that has not really started: never rated, no result.
+
+    The creator or staff may abort while some seat has not acted yet (as Lichess does: before each
+    side has moved); after that only resigning or the clock ends it, so nobody dodges a rating change.
+    A tournament's match (``managed``) is ended only by the tournament.
+    """
     match = lock_match(match_id)
+    if match.managed:
+        raise ManagedMatch()
     if match.created_by_id != by.user_id and not by.user.is_staff:
         raise NotAllowed("Only the match's creator or staff may abort it.")
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
         raise MatchNotInProgress("The match is already over.")
+    if match.status == Match.Status.IN_PROGRESS:
+        acted = Action.objects.filter(match=match).order_by().values("seat").distinct().count()
+        if acted >= match.num_players:
+            raise AbortTooLate()
+    return _call_off(match)
+
+
+@transaction.atomic
+def match_call_off(*, match_id: int) -> Match:
+    """End a match with no result for the service that manages it (a tournament's no-show,
+    withdrawal or cancellation, whose service checked who asked); a match already over is left as it is."""
+    match = lock_match(match_id)
+    if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+        return match
+    log.info("match %s called off by its managing service at ply %s", match.pk, match.ply)
+    return _call_off(match)
+
+
+def _call_off(match: Match) -> Match:
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     match.status = Match.Status.ABORTED
     match.finish_reason = "aborted"
