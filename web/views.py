@@ -31,7 +31,7 @@ from games.services import (
 )
 from ratings.models import Rating
 from tute_site.exceptions import ApplicationError
-from web import selectors
+from web import live, selectors
 from web.charts import rating_chart
 from web.forms import BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
@@ -109,7 +109,10 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
         {
             "player": player,
             "ratings": ratings,
-            "matches": selectors.player_matches(player=player, limit=20),
+            "rows": selectors.player_match_rows(
+                player=player, matches=selectors.player_matches(player=player, limit=20)
+            ),
+            "record": selectors.player_record(player=player),
             "clubs": selectors.clubs_of(player=player),
         },
     )
@@ -120,7 +123,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     if match is None:
         raise Http404
     me = request_player(request)
-    seats = selectors.seat_labels(match)
+    my_seat = next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None)
+    seats = selectors.seat_labels(match, viewer=my_seat)
     replay = selectors.match_replay(match=match)
     return render(
         request,
@@ -128,12 +132,18 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "seats": seats,
-            "my_seat": next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None),
+            "my_seat": my_seat,
             "initial_view": match_view_for(match=match, player=me),
+            "clock": live.clock(match, list(match.seats.all())),
+            "variant": selectors.variant_in_force(match),
             "replay": [{"number": g.number, "result": g.result, "steps": g.steps} for g in replay],
             "js_strings": js_strings(),
             "live": match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS),
-            "outcome": selectors.match_outcome(match),
+            "outcome": selectors.match_outcome(
+                match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
+            ),
+            "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
+            "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
         },
     )
