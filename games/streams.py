@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import serializers
@@ -214,6 +215,10 @@ def match_moments(
             wait = keepalive - (now - quiet_since)
             if max_seconds is not None:
                 wait = min(wait, max_seconds - (now - started))
+            if not connection.in_atomic_block:
+                # Between looks a watcher holds no database connection: a page open for an hour must
+                # not keep one of the server's connections (the next look opens one again).
+                connection.close()
             waiter.wait(max(wait, 0.05))
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from web.cards import RANK_NAMES, SUIT_NAMES
+from web.errors import MESSAGES
+
+#: The service objections a move on the match page may meet.
+PLAY_ERRORS = ("not_your_turn", "stale_ply", "illegal_action", "match_not_in_progress", "not_seated")
 
 
 def js_strings() -> dict[str, object]:
@@ -82,4 +86,6 @@ def js_strings() -> dict[str, object]:
         ),
         "timed_out": _("out of time"),
         "resign_confirm": _("Resign this match? It counts as a loss."),
+        "errors": {code: str(MESSAGES[code]) for code in PLAY_ERRORS},
+        "english": (get_language() or "en").startswith("en"),
     }

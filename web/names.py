@@ -8,6 +8,7 @@ card games are played); a spectator looks from the first seat.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from games.bots import BOT_LEVELS
 from games.models import Seat
 
 #: Where each seat sits around the table, counted from the viewer's seat in play order.
@@ -40,6 +42,21 @@ def bot_level_choice(level: str) -> str:
         "random": _("Random bot: any legal card (for beginners)"),
     }
     return names.get(level, bot_level_name(level))
+
+
+_DEFAULT_ENTRANT = re.compile(r"^([a-z]+) (bot|pair) (\d+)$")
+
+
+def entrant_name(name: str) -> str:
+    """A tournament entrant's name, with the names given to house-bot entrants ("Rule bot 3", "Rule pair
+    2") in the reader's language; a name an organiser chose stays as it is."""
+    found = _DEFAULT_ENTRANT.match(name.lower())
+    if found is None or found.group(1) not in BOT_LEVELS or name[0].islower():
+        return name
+    level, kind, number = found.groups()
+    if kind == "pair":
+        return _("%(level)s pair %(n)s") % {"level": bot_level_name(level), "n": number}
+    return f"{bot_level_name(level)} {number}"
 
 
 def house_bot_names(levels: Sequence[str]) -> list[str]:

@@ -33,6 +33,7 @@ from ratings.models import Rating
 from tute_site.exceptions import ApplicationError
 from web import live, selectors
 from web.charts import rating_chart
+from web.errors import error_text
 from web.forms import BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
@@ -174,7 +175,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 + [SeatSpec(bot=form.cleaned_data["bot"])] * (seats_total - 1),
             )
         except (ApplicationError, RulesError) as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, error_text(exc))
         else:
             return redirect("web:match", match_id=match.pk)
     return render(request, "web/play.html", {"form": form})
@@ -208,7 +209,7 @@ def bots(request: HttpRequest) -> HttpResponse:
                 display_name=form.cleaned_data["display_name"],
             )
         except ApplicationError as exc:
-            form.add_error("handle", str(exc))
+            form.add_error("handle", error_text(exc))
         else:
             form = BotCreateForm()
     return render(
@@ -225,7 +226,7 @@ def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
     try:
         token = bot_token_rotate(owner=user, handle=handle)
     except ApplicationError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, error_text(exc))
         return redirect("web:bots")
     bot = next((b for b in selectors.bots_of(user=user) if b.handle == handle), None)
     return render(
@@ -250,7 +251,7 @@ def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
     try:
         token_revoke(user=request_user(request), token_id=token_id)
     except ApplicationError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, error_text(exc))
     else:
         messages.success(request, _("The token was revoked: it no longer works."))
     return redirect("web:tokens")

@@ -34,6 +34,11 @@ def bot_level(level: str) -> str:
 
 
 @register.filter
+def entrant_name(name: str | None) -> str:
+    return names.entrant_name(name) if name else ""
+
+
+@register.filter
 def card_name(code: str) -> str:
     return cards.card_name(code)
 

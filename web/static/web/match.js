@@ -562,8 +562,8 @@
         .then(function (r) {
           return r.json().then(function (body) {
             if (!r.ok) {
-              var reason = body.detail && body.detail.reason ? ": " + body.detail.reason : "";
-              showError((body.message || S.error) + reason);
+              var reason = body.detail && body.detail.reason && S.english ? ": " + body.detail.reason : "";
+              showError(((S.errors && S.errors[body.code]) || body.message || S.error) + reason);
               return resync(true);
             }
             body.action = { seat: body.seat, code: code, kind: "move" };
