@@ -152,3 +152,15 @@ class TokenNotFound(ApplicationError):
     code = "token_not_found"
     http_status = status.HTTP_404_NOT_FOUND
     message = "You have no token with that id."
+
+
+class InvalidClientSeed(ApplicationError):
+    code = "invalid_client_seed"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "A client seed is 1 to 64 printable ASCII characters, without ':'."
+
+
+class GameStarted(ApplicationError):
+    code = "game_started"
+    http_status = status.HTTP_409_CONFLICT
+    message = "The game has begun: a client seed counts only before a game's first action."

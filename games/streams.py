@@ -35,7 +35,7 @@ class StreamMemory:
     connected_at: datetime
     challenges: set[int] = field(default_factory=set)
     started: set[int] = field(default_factory=set)
-    turns: set[tuple[int, int]] = field(default_factory=set)
+    turns: set[tuple[int, int, datetime | None]] = field(default_factory=set)
     finished: set[int] = field(default_factory=set)
 
 
@@ -70,11 +70,15 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                     "players": match.num_players,
                     "seat": seat.index,
                     "options": match.options,
+                    "seed_sha256": match.seed_sha256 or None,  # RULES.md 11: the current game's
                 }
             )
         if match.status == Match.Status.IN_PROGRESS:
-            if match.turn_seat == seat.index and (match.pk, match.ply) not in memory.turns:
-                memory.turns.add((match.pk, match.ply))
+            # A turn restarted (a new client seed deals the game again before its first action) is told
+            # again: its deadline changed.
+            turn = (match.pk, match.ply, match.turn_deadline)
+            if match.turn_seat == seat.index and turn not in memory.turns:
+                memory.turns.add(turn)
                 view = match_view_for(match=match, player=player)
                 if view["legal"]:  # read in the same moment as the turn: still ours
                     events.append(
@@ -85,6 +89,8 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                             "deadline": api_time(match.turn_deadline),
                             "legal": view["legal"],
                             "view": view["view"],
+                            "seed_sha256": view["seed_sha256"],
+                            "client_seeds": view["client_seeds"],
                         }
                     )
         elif match.pk not in memory.finished:
