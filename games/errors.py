@@ -132,3 +132,15 @@ class TokenNotFound(ApplicationError):
     code = "token_not_found"
     http_status = status.HTTP_404_NOT_FOUND
     message = "You have no token with that id."
+
+
+class BotNotValidated(ApplicationError):
+    code = "bot_not_validated"
+    http_status = status.HTTP_409_CONFLICT
+    message = "A bot account must pass validation for this game before it plays rated matches."
+
+
+class UnknownGame(ApplicationError):
+    code = "unknown_game"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "No such game."

@@ -18,10 +18,13 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from games.events import waiter_for
+from games.ladder.services import bot_seen
 from games.models import Match, Player, Seat
 from games.selectors import match_view_for
 
 KEEPALIVE_SECONDS = 15.0
+#: How often an open stream marks its bot as seen (well within TUTE_LADDER_ONLINE_SECONDS).
+SEEN_SECONDS = 5.0
 #: A connection also hears of matches that finished this shortly before it opened, so a bot whose stream
 #: dropped just as its last move ended the match still gets ``match_finished``.
 RECENT_FINISH = timedelta(minutes=5)
@@ -106,10 +109,14 @@ def event_lines(
     """NDJSON lines for one connection: events as they happen, a keep-alive line when quiet."""
     memory = StreamMemory(connected_at=timezone.now())
     started = time.monotonic()
+    seen_at = -SEEN_SECONDS
     with waiter_for(player.pk) as waiter:
         yield _line({"type": "hello", "player": player.handle, "keepalive": keepalive})
         quiet_since = time.monotonic()
         while True:
+            if time.monotonic() - seen_at >= SEEN_SECONDS:
+                bot_seen(player=player)  # an open stream keeps the bot online for the ladder
+                seen_at = time.monotonic()
             for event in pending_events(player, memory):
                 yield _line(event)
                 quiet_since = time.monotonic()

@@ -14,6 +14,7 @@ from games.engine import CODE_OF, RULES_VERSION, Rules, RulesError, State
 from games.engine.rules import PLAYERS
 from games.errors import (
     AlreadySeated,
+    BotNotValidated,
     InvalidRules,
     InvalidSeats,
     MatchNotInProgress,
@@ -25,6 +26,7 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
+from games.ladder.selectors import unvalidated_bots
 from games.models import Game, Match, Player, Seat
 from games.selectors import cache_state, match_rules, with_seats
 from games.services.common import lock_loaded, lock_match, set_turn
@@ -59,7 +61,7 @@ def match_create(
     format: str = Match.Format.SINGLE,
     format_target: int = 1,
     seats: list[SeatSpec] | None = None,
-    rated: bool = True,
+    rated: bool | None = None,
     clock: Clock | None = None,
     challenge: bool = True,
 ) -> Match:
@@ -72,6 +74,11 @@ def match_create(
     bot set to accept automatically). The match starts when every seat is filled and accepted.
     ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
     by entering): the match starts at once when every seat is filled.
+
+    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
+    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
+    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
+    organiser's to check.
     """
     if seats is not None:
         if players is None:
@@ -112,6 +119,8 @@ def match_create(
             raise InvalidSeats("a seat holds a player or a house bot, not both")
         if spec.bot and spec.bot not in BOT_LEVELS:
             raise InvalidSeats(f"unknown house bot level {spec.bot!r}: choose from {', '.join(BOT_LEVELS)}")
+    if challenge:
+        rated = _rated_for_bots(rules.game, [created_by, *by_handle.values()], rated)
     match = Match.objects.create(
         game=rules.game,
         num_players=rules.players,
@@ -119,7 +128,7 @@ def match_create(
         rules_version=RULES_VERSION,
         format=format,
         format_target=format_target,
-        rated=rated,
+        rated=rated is not False,
         created_by=created_by.user,
         human_move_seconds=clock.human_move_seconds,
         bot_move_seconds=clock.bot_move_seconds,
@@ -147,6 +156,8 @@ def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Matc
         raise MatchNotOpen()
     if any(s.player_id == player.pk for s in seats):
         raise AlreadySeated()
+    if match.rated:
+        _rated_for_bots(match.game, [player], True)
     if seat is None:
         target = next((s for s in seats if s.is_empty), None)
         if target is None:
@@ -227,6 +238,22 @@ def match_abort(*, match_id: int, by: Player) -> Match:
     match.save(update_fields=["status", "finish_reason", "finished_at", "turn_seat", "turn_deadline"])
     publish_match_event(match)
     return match
+
+
+def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> bool:
+    """Whether the match is rated, given the bot accounts at it: a bot not validated for ``game`` makes
+    an unrated match by default and may not play a rated one."""
+    unvalidated = unvalidated_bots(game=game, players=players)
+    if rated is None:
+        return not unvalidated
+    if rated and unvalidated:
+        handles = sorted(p.handle for p in unvalidated)
+        raise BotNotValidated(
+            f"{', '.join(handles)} must pass validation for {game} before playing rated matches "
+            f"(POST /api/v1/bots/{{handle}}/validation/), or create the match unrated.",
+            detail={"bots": handles, "game": game},
+        )
+    return rated
 
 
 def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
