@@ -169,6 +169,19 @@ class TuteClient:
         """Whether the caller's bot ``handle`` takes every challenge at once (called by its owner)."""
         return self._json("PATCH", f"/bots/{_quote(handle)}/", {"auto_accept": auto_accept})
 
+    def set_ladder_games(self, handle: str, games: Sequence[str]) -> Event:
+        """The games the caller's bot ``handle`` plays on the ladder (called by its owner; ``[]`` leaves
+        it). Validation starts for each game it has not passed; the answer's ``validation`` shows it."""
+        return self._json("PATCH", f"/bots/{_quote(handle)}/", {"games": list(games)})
+
+    def request_validation(self, handle: str, game: str) -> Event:
+        """Ask again for the validation of the caller's bot ``handle`` for ``game`` (after a failure)."""
+        return self._json("POST", f"/bots/{_quote(handle)}/validation/", {"game": game})
+
+    def bot_status(self, handle: str) -> Event:
+        """The bot's status page: online, validation, current matches, recent errors, rating history."""
+        return self._json("GET", f"/bots/{_quote(handle)}/status/")
+
     # -- matches -----------------------------------------------------------------------------------------
 
     def create_match(
