@@ -68,7 +68,7 @@ def test_the_limits_per_bot_and_per_owner_hold(settings: Any) -> None:
 
 def test_the_day_limit_holds(settings: Any) -> None:
     settings.TUTE_LADDER_MAX_PER_DAY = 1
-    a, b = ladder_bot(), ladder_bot()
+    ladder_bot(), ladder_bot()
     ladder_tick(rng=random.Random(0))
     (match,) = [lm.match for lm in LadderMatch.objects.filter(kind="ladder")]
     play_to_end(match.pk, random.Random(0))

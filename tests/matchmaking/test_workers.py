@@ -17,15 +17,7 @@ from games.ladder.models import BotIncident, LadderMatch, Validation
 from games.models import Match
 from matchmaking.services import ladder_tick
 from ratings.models import Rating
-from tests.client.conftest import (  # noqa: F401  (fixtures)
-    Account,
-    Bots,
-    _fresh_process_state,
-    bot_account,
-    bots,
-    person,
-    server,
-)
+from tests.client.conftest import Account, Bots
 from tests.workers import TEST_BROKER_DB, Worker, broker_url_for_tests, worker_running
 
 #: A Redis database of its own (games: TEST_BROKER_DB, ratings: -2, tournaments: -3).
