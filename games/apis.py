@@ -524,6 +524,11 @@ class MyTurnsApi(APIView):
         bot_seen(player=player)  # a polling bot is online for the ladder
         paginator = Pagination()
         page = paginator.paginate_queryset(my_turns(player=player), request, view=self) or []
+        timeouts = dict(
+            Seat.objects.filter(match__in=[m.pk for m in page], player=player).values_list(
+                "match_id", "timeouts"
+            )
+        )
         turns = [
             {
                 "match": m.pk,
@@ -531,6 +536,9 @@ class MyTurnsApi(APIView):
                 "seat": m.turn_seat,
                 "game": m.game,
                 "deadline": m.turn_deadline,
+                "timeouts": timeouts.get(m.pk, 0),
+                "max_timeouts": m.max_timeouts,
+                "forfeit_warning": timeouts.get(m.pk, 0) == m.max_timeouts - 1,
             }
             for m in page
         ]

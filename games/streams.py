@@ -18,6 +18,7 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from games.events import waiter_for
+from games.ladder.models import BotIncident
 from games.ladder.services import bot_seen
 from games.models import Match, Player, Seat
 from games.selectors import match_view_for
@@ -39,6 +40,7 @@ class StreamMemory:
     started: set[int] = field(default_factory=set)
     turns: set[tuple[int, int]] = field(default_factory=set)
     finished: set[int] = field(default_factory=set)
+    incidents: set[int] = field(default_factory=set)
 
 
 def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]:
@@ -52,7 +54,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
         .select_related("match")
         .order_by("match_id")
     )
-    events: list[dict[str, Any]] = []
+    events = incident_events(player, memory)  # first: they explain the turns and finishes after them
     for seat in seats:
         match = seat.match
         if match.status == Match.Status.OPEN:
@@ -101,6 +103,67 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                 }
             )
     return events
+
+
+def incident_events(
+    player: Player, memory: StreamMemory, *, match_id: int | None = None
+) -> list[dict[str, Any]]:
+    """What happened to the bot's seat that it did not choose: ``action_refused`` (an action of its the
+    engine refused, with the reason), ``timeout`` (a move the server played for it when its time ran
+    out) and ``forfeit_warning`` (the next timeout in that match forfeits it). Each once per connection;
+    on connecting, those of the last five minutes."""
+    if not player.is_bot:
+        return []  # incidents are kept for bot accounts only
+    qs = BotIncident.objects.filter(player=player, created_at__gte=memory.connected_at - RECENT_FINISH)
+    if memory.incidents:
+        qs = qs.exclude(pk__in=memory.incidents)
+    events: list[dict[str, Any]] = []
+    for incident in qs.select_related("match").order_by("created_at", "id"):
+        memory.incidents.add(incident.pk)
+        events.extend(incident_notices(incident))
+    return events
+
+
+def incident_notices(incident: BotIncident) -> list[dict[str, Any]]:
+    """The events (stream) and notices (polling) one incident makes."""
+    answer = incident.answer or {}
+    if incident.kind == BotIncident.Kind.ILLEGAL:
+        detail = answer.get("detail") or {}
+        return [
+            {
+                "type": "action_refused",
+                "match": incident.match_id,
+                "ply": incident.ply,
+                "action": (incident.sent or {}).get("action"),
+                "code": answer.get("code"),
+                "reason": detail.get("reason"),
+                "legal": detail.get("legal"),
+                "time": api_time(incident.created_at),
+            }
+        ]
+    timeouts, limit = answer.get("timeouts", 0), answer.get("max_timeouts", 0)
+    notices = [
+        {
+            "type": "timeout",
+            "match": incident.match_id,
+            "ply": incident.ply,
+            "action": answer.get("played"),
+            "timeouts": timeouts,
+            "max_timeouts": limit,
+            "time": api_time(incident.created_at),
+        }
+    ]
+    if limit and timeouts == limit - 1:
+        notices.append(
+            {
+                "type": "forfeit_warning",
+                "match": incident.match_id,
+                "timeouts": timeouts,
+                "max_timeouts": limit,
+                "message": f"One more timeout in match {incident.match_id} forfeits it.",
+            }
+        )
+    return notices
 
 
 def event_lines(

@@ -12,8 +12,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.ladder.models import Validation
+from games.ladder.selectors import notices_of
 from games.ladder.services import validation_request
-from games.models import Match
+from games.models import Match, Player
+from games.streams import incident_notices
 from tute_site.serializers import Serializer
 
 
@@ -54,3 +56,30 @@ class ValidationRequestApi(APIView):
         data.is_valid(raise_exception=True)
         validation = validation_request(owner=request.user, handle=handle, game=data.validated_data["game"])
         return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
+
+
+class MyNoticesApi(APIView):
+    """Polling's counterpart of the stream's action_refused, timeout and forfeit_warning events."""
+
+    permission_classes = [IsAuthenticated]
+
+    class FilterSerializer(Serializer):
+        class Meta:
+            ref_name = "NoticesParams"
+
+        after = serializers.IntegerField(
+            required=False, min_value=0, help_text="The last notice id seen; without it, the last 5 minutes."
+        )
+
+    @extend_schema(parameters=[FilterSerializer])
+    def get(self, request: Request) -> Response:
+        params = self.FilterSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        player = Player.objects.filter(user_id=request.user.pk or 0).first()
+        notices: list[dict[str, Any]] = []
+        incidents = (
+            [] if player is None else notices_of(player=player, after=params.validated_data.get("after"))
+        )
+        for incident in incidents:
+            notices.extend({"id": incident.pk, **n} for n in incident_notices(incident))
+        return Response({"results": notices, "last": max((n["id"] for n in notices), default=None)})

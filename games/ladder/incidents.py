@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 
+from games.events import publish_match_event
 from games.ladder.models import BotIncident
 from games.models import Match, Player, Seat
 from games.selectors import match_view_for
@@ -38,6 +39,7 @@ def refusal_record(*, match_id: int, player: Player, code: str, ply: int, answer
         sent={"action": code, "ply": ply},
         answer=answer,
     )
+    publish_match_event(match)  # its stream hears of it at once
 
 
 def timeout_record(*, match: Match, seat: Seat, ply: int, code: str) -> None:

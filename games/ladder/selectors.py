@@ -50,3 +50,13 @@ def profile_of(*, player: Player) -> BotProfile | None:
 
 def incidents_of(*, player: Player, limit: int = 20) -> list[BotIncident]:
     return list(BotIncident.objects.filter(player=player).order_by("-created_at", "-id")[:limit])
+
+
+def notices_of(*, player: Player, after: int | None = None, limit: int = 100) -> list[BotIncident]:
+    """The bot's incidents after the id ``after`` (or of the last five minutes), oldest first."""
+    qs = BotIncident.objects.filter(player=player)
+    if after is None:
+        qs = qs.filter(created_at__gte=timezone.now() - timedelta(minutes=5))
+    else:
+        qs = qs.filter(pk__gt=after)
+    return list(qs.order_by("id")[:limit])
