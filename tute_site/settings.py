@@ -85,6 +85,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
+    "matchmaking",
     "web",
 ]
 
@@ -304,6 +305,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": TUTE_TOURNAMENT_SWEEP_SECONDS,
         "options": {"expires": TUTE_TOURNAMENT_SWEEP_SECONDS * 2},
     },
+    # The bot ladder's matchmaker: starts validation matches and pairs the online ladder bots.
+    "ladder-matchmaker": {
+        "task": "matchmaking.tick",
+        "schedule": float(os.environ.get("TUTE_LADDER_TICK_SECONDS", "10")),
+        "options": {"expires": float(os.environ.get("TUTE_LADDER_TICK_SECONDS", "10")) * 2},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "var" / "celerybeat-schedule")
 
@@ -321,6 +328,19 @@ RATINGS_K_MASTER = float(os.environ.get("TUTE_RATINGS_K_MASTER", "10"))  # from 
 RATINGS_NEW_MATCHES = env_int("TUTE_RATINGS_NEW_MATCHES", 30)
 RATINGS_MASTER_RATING = float(os.environ.get("TUTE_RATINGS_MASTER_RATING", "2400"))
 RATINGS_PROVISIONAL_MATCHES = env_int("TUTE_RATINGS_PROVISIONAL_MATCHES", 10)
+
+# --- the bot ladder (docs/BOTS.md, "The ladder") --------------------------------------------------------
+
+# Clean validation matches in a row a bot needs per game before rated matches and the ladder (0: none).
+TUTE_LADDER_VALIDATION_MATCHES = env_int("TUTE_LADDER_VALIDATION_MATCHES", 3)
+# A bot is online while its stream is open or it polled within this many seconds.
+TUTE_LADDER_ONLINE_SECONDS = env_int("TUTE_LADDER_ONLINE_SECONDS", 30)
+TUTE_LADDER_MAX_CONCURRENT = env_int("TUTE_LADDER_MAX_CONCURRENT", 2)  # ladder matches at once, per bot
+TUTE_LADDER_MAX_PER_DAY = env_int("TUTE_LADDER_MAX_PER_DAY", 500)  # ladder matches in 24 hours, per bot
+TUTE_LADDER_OWNER_MAX_CONCURRENT = env_int("TUTE_LADDER_OWNER_MAX_CONCURRENT", 6)  # all of an owner's bots
+TUTE_LADDER_OWNER_MAX_PER_DAY = env_int("TUTE_LADDER_OWNER_MAX_PER_DAY", 2000)
+TUTE_LADDER_MOVE_SECONDS = env_int("TUTE_LADDER_MOVE_SECONDS", 15)  # a bot's time per move on the ladder
+TUTE_LADDER_TUTE4_PARTNER = os.environ.get("TUTE_LADDER_TUTE4_PARTNER", "rule")  # a bot's house partner
 
 # --- security (on when DEBUG is off; each overridable) --------------------------------------------------
 

@@ -17,6 +17,7 @@ from games.engine.rules import PLAYERS
 from games.errors import (
     AbortTooLate,
     AlreadySeated,
+    BotNotValidated,
     GameStarted,
     InvalidClientSeed,
     InvalidRules,
@@ -31,6 +32,7 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
+from games.ladder.selectors import unvalidated_bots
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import cache_state, match_rules, with_seats
 from games.services.common import lock_loaded, lock_match, set_turn
@@ -69,7 +71,7 @@ def match_create(
     format: str = Match.Format.SINGLE,
     format_target: int = 1,
     seats: list[SeatSpec] | None = None,
-    rated: bool = True,
+    rated: bool | None = None,
     clock: Clock | None = None,
     challenge: bool = True,
     managed: bool = False,
@@ -90,6 +92,11 @@ def match_create(
 
     ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
     game's server seed is drawn now and its commitment shown while the match is open.
+
+    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
+    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
+    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
+    organiser's to check.
     """
     if seats is not None:
         if players is None:
@@ -135,6 +142,8 @@ def match_create(
     if client_seed is not None:
         _check_client_seed(client_seed)
     server_seed = new_server_seed()
+    if challenge:
+        rated = _rated_for_bots(rules.game, [created_by, *by_handle.values()], rated)
     match = Match.objects.create(
         game=rules.game,
         num_players=rules.players,
@@ -142,7 +151,7 @@ def match_create(
         rules_version=RULES_VERSION,
         format=format,
         format_target=format_target,
-        rated=rated,
+        rated=rated is not False,
         managed=managed,
         created_by=created_by.user,
         human_move_seconds=clock.human_move_seconds,
@@ -187,6 +196,8 @@ def seat_join(
         raise MatchNotOpen()
     if any(s.player_id == player.pk for s in seats):
         raise AlreadySeated()
+    if match.rated:
+        _rated_for_bots(match.game, [player], True)
     if seat is None:
         target = next((s for s in seats if s.is_empty), None)
         if target is None:
@@ -303,6 +314,22 @@ def _call_off(match: Match) -> Match:
     match.save(update_fields=["status", "finish_reason", "finished_at", "turn_seat", "turn_deadline"])
     publish_match_event(match)
     return match
+
+
+def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> bool:
+    """Whether the match is rated, given the bot accounts at it: a bot not validated for ``game`` makes
+    an unrated match by default and may not play a rated one."""
+    unvalidated = unvalidated_bots(game=game, players=players)
+    if rated is None:
+        return not unvalidated
+    if rated and unvalidated:
+        handles = sorted(p.handle for p in unvalidated)
+        raise BotNotValidated(
+            f"{', '.join(handles)} must pass validation for {game} before playing rated matches "
+            f"(POST /api/v1/bots/{{handle}}/validation/), or create the match unrated.",
+            detail={"bots": handles, "game": game},
+        )
+    return rated
 
 
 def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
