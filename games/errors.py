@@ -152,3 +152,27 @@ class TokenNotFound(ApplicationError):
     code = "token_not_found"
     http_status = status.HTTP_404_NOT_FOUND
     message = "You have no token with that id."
+
+
+class InvalidClientSeed(ApplicationError):
+    code = "invalid_client_seed"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "A client seed is 1 to 64 printable ASCII characters, without ':'."
+
+
+class GameStarted(ApplicationError):
+    code = "game_started"
+    http_status = status.HTTP_409_CONFLICT
+    message = "The game has begun: a client seed counts only before a game's first action."
+
+
+class BotNotValidated(ApplicationError):
+    code = "bot_not_validated"
+    http_status = status.HTTP_409_CONFLICT
+    message = "A bot account must pass validation for this game before it plays rated matches."
+
+
+class UnknownGame(ApplicationError):
+    code = "unknown_game"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "No such game."

@@ -59,7 +59,7 @@ from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-HEX32 = re.compile(r"^[0-9a-f]{32}$")
+HEX64 = re.compile(r"^[0-9a-f]{64}$")  # RULES.md 11: a SHA-256 deal seed
 
 
 def snapshot(match: Match) -> tuple[int, int, str]:
@@ -340,14 +340,14 @@ def test_the_last_join_starts_the_match_with_a_secret_seed_and_its_decks(
     # when: the second seat is taken
     match = seat_join(match_id=match.pk, player=joiner)
 
-    # then: in progress; game 0 is dealt by seat 0 from a 128-bit hex seed, its deck stored as codes
+    # then: in progress; game 0 is dealt by seat 0 from a 256-bit hex seed (RULES.md 11), its deck stored as codes
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PROGRESS
     assert match.started_at is not None and match.ply == 0
     game = Game.objects.get(match=match)
     assert game.number == 0 and game.dealer == 0 and game.first_ply == 0
     assert game.status == Game.Status.IN_PROGRESS
-    assert HEX32.match(game.seed)
+    assert HEX64.match(game.seed)
     rules = Rules.build("tute2")
     from_seed = State.new(rules, dealer=0, seed=game.seed)
     assert game.decks == [[CODE_OF[c] for c in deck] for deck in from_seed.table.decks]
@@ -370,7 +370,7 @@ def test_seeds_differ_from_game_to_game(started_match: Callable[..., Match]) -> 
     seeds = [Game.objects.get(match=started_match("tute2")).seed for _ in range(12)]
 
     assert len(set(seeds)) == len(seeds)
-    assert all(HEX32.match(seed) for seed in seeds)
+    assert all(HEX64.match(seed) for seed in seeds)
 
 
 def test_the_seed_comes_from_the_secrets_module(
@@ -380,18 +380,26 @@ def test_the_seed_comes_from_the_secrets_module(
     asked: list[int] = []
     real = secrets.token_hex
 
+    drawn: list[str] = []
+
     def token_hex(nbytes: int) -> str:
         asked.append(nbytes)
-        return real(nbytes)
+        drawn.append(real(nbytes))
+        return drawn[-1]
 
     monkeypatch.setattr(secrets, "token_hex", token_hex)
 
     # when: a match starts
     match = started_match("tute2")
 
-    # then: its game's seed is 16 bytes from it
-    assert asked == [16]
-    assert HEX32.match(Game.objects.get(match=match).seed)
+    # then: its game's server seed is 32 bytes from it (RULES.md 11), drawn when the match was created,
+    # and the next game's server seed is drawn (and committed) as the game is dealt
+    assert asked == [32, 32]
+    game = Game.objects.get(match=match)
+    assert game.server_seed == drawn[0]
+    match.refresh_from_db()
+    assert match.next_server_seed == drawn[1]
+    assert HEX64.match(game.seed)
 
 
 def test_leave_frees_the_seat_before_the_start(make_player: Callable[..., Player]) -> None:
