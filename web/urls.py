@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from web import live, views
+from web import ladder_views, live, views
 from web import tournament_views as tv
 
 app_name = "web"
@@ -18,6 +18,9 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("bots/", views.bots, name="bots"),
     path("bots/<slug:handle>/token/", views.bot_rotate, name="bot-rotate"),
+    path("bots/<slug:handle>/status/", ladder_views.bot_status_page, name="bot-status"),
+    path("ladder/", ladder_views.ladder, name="ladder"),
+    path("ladder/<str:game>/", ladder_views.ladder, name="ladder-game"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token-revoke"),
     path("rules/", views.rules, name="rules"),

@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
@@ -193,6 +194,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+@never_cache  # it may show a new token: no cache keeps the page
 @login_required
 @require_http_methods(["GET", "POST"])
 def bots(request: HttpRequest) -> HttpResponse:
@@ -219,6 +221,7 @@ def bots(request: HttpRequest) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_POST
 def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
@@ -236,6 +239,7 @@ def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request: HttpRequest) -> HttpResponse:

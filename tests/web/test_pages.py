@@ -251,3 +251,18 @@ def test_a_pocha_replay_shows_each_hand_and_its_bids() -> None:
 
 def test_an_unknown_match_is_not_found(client: Client) -> None:
     assert client.get("/matches/999999/").status_code == 404
+
+
+def test_the_pages_that_show_a_token_are_never_stored(client: Client) -> None:
+    # given: a signed-in person
+    owner = person("keeper")
+    client.force_login(owner.user)
+
+    # when: they make a bot and a personal token, each shown once on the page
+    bot = client.post(reverse("web:bots"), {"handle": "kept", "display_name": ""})
+    token = client.post(reverse("web:tokens"))
+
+    # then: no browser or proxy cache may keep either page
+    for response in (bot, token):
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"]
