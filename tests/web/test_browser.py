@@ -149,6 +149,7 @@ def shoot(page: Any, name: str, tmp_path: Path) -> None:
 def sign_up(page: Any, site: str, username: str) -> None:
     page.goto(f"{site}/signup/")
     page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("#signup-form button[type=submit]")
