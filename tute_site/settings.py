@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "ratings",
     "matchmaking",
     "web",
+    "drf_spectacular_sidecar",
 ]
 
 MIDDLEWARE = [
@@ -241,6 +242,10 @@ SPECTACULAR_SETTINGS = {
     '{"code", "message", "detail"}.',
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from this site's static files (drf-spectacular-sidecar), never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Choice sets shared by several fields get one name each (tournaments reuse the games' ones).
     "ENUM_NAME_OVERRIDES": {

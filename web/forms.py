@@ -45,6 +45,12 @@ LEVEL_CHOICES = [
 ]
 
 
+class BotChallengeForm(forms.Form):
+    """The game an owner challenges their own bot to."""
+
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
+
+
 class PlayForm(forms.Form):
     """A match against the house bots: the person at seat 0, a house bot at every other seat."""
 

@@ -56,3 +56,45 @@ def test_a_forgotten_password_is_reset_through_the_mailed_link(client: Client, m
 def test_an_unknown_address_gets_the_same_answer_and_no_mail(client: Client, mailoutbox: Any) -> None:
     response = client.post("/password-reset/", {"email": "nobody@example.com"})
     assert response.status_code == 302 and mailoutbox == []
+
+
+def test_the_bots_page_shows_the_header_the_example_and_links_to_the_docs(client: Client) -> None:
+    from games.services import bot_create
+    from tests.web.conftest import person
+
+    ana = person("ana")
+    bot_create(owner=ana.user, handle="robo")
+    client.force_login(ana.user)
+    html = client.get("/bots/").content.decode()
+    assert "Authorization: Token" in html and "def choose(event: Event)" in html
+    assert 'href="/docs/bots/"' in html
+    docs = client.get("/docs/bots/")
+    assert docs.status_code == 200 and "<h1" in docs.content.decode()
+    assert client.get("/docs/secrets/").status_code == 404
+
+
+def test_the_owner_switches_auto_accept_and_challenges_the_bot(client: Client) -> None:
+    from games.models import Match, Player
+    from games.services import bot_create
+    from tests.web.conftest import person
+
+    ana = person("ana")
+    bot_create(owner=ana.user, handle="robo")
+    client.force_login(ana.user)
+    # when: auto-accept is turned on
+    client.post("/bots/robo/auto-accept/", {"auto_accept": "1"})
+    assert Player.objects.get(handle="robo").auto_accept
+    # and: the owner challenges it to Tute 2
+    response = client.post("/bots/robo/challenge/", {"game": "tute2"})
+    # then: a match of the owner and the bot, accepted at once, and the page goes to it
+    match = Match.objects.get(seats__player__handle="robo")
+    assert response["Location"] == f"/matches/{match.pk}/"
+    assert match.status == Match.Status.IN_PROGRESS
+    # and: switched off again
+    client.post("/bots/robo/auto-accept/", {"auto_accept": "0"})
+    assert not Player.objects.get(handle="robo").auto_accept
+
+
+def test_the_api_docs_need_no_cdn(client: Client) -> None:
+    html = client.get("/api/v1/docs/").content.decode()
+    assert "cdn" not in html.lower() and "swagger-ui" in html
