@@ -7,7 +7,14 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from django.utils.cache import add_never_cache_headers
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -15,7 +22,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine.rules import PLAYERS
-from games.errors import MatchNotFinished, MatchNotFound
+from games.errors import MatchNotFinished, MatchNotFound, PeopleOnly
+from games.ladder.apis import validation_out
+from games.ladder.models import BotProfile
+from games.ladder.services import bot_seen, ladder_games_set
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -60,6 +70,25 @@ def caller(request: Request) -> Player | None:
         return user.player  # loaded with the token; one query for a session
     except Player.DoesNotExist:
         return player_for_user(user=user)
+
+
+class IsPerson(IsAuthenticated):
+    """Signed in as a person: bot accounts own no bots and no personal tokens (403 people_only)."""
+
+    message = PeopleOnly.message
+    code = PeopleOnly.code
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        player = caller(request)
+        return player is None or not player.is_bot
+
+
+def secret(response: Response) -> Response:
+    """A response that shows a token: no cache (browser, proxy) may keep it (``Cache-Control: no-store``)."""
+    add_never_cache_headers(response)
+    return response
 
 
 def signed_in(request: Request) -> Player:
@@ -234,7 +263,13 @@ class MatchListCreateApi(APIView):
             help_text="Per seat: a player, a house bot, or {} (empty). Exactly the table: without `players` "
             "it sets the player count; with it, the two must agree.",
         )
-        rated = serializers.BooleanField(default=True)
+        rated = serializers.BooleanField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Rated unless a bot account not yet validated for the game sits at it (then unrated "
+            "by default, and true is refused with bot_not_validated).",
+        )
         human_move_seconds = serializers.IntegerField(required=False, default=120, min_value=1)
         bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
         max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
@@ -508,10 +543,24 @@ class BotOutput(Serializer):
     is_bot = serializers.BooleanField()
     auto_accept = serializers.BooleanField()
     created_at = serializers.DateTimeField()
+    games = serializers.SerializerMethodField(help_text="The games the bot plays on the ladder.")
+    validation = serializers.SerializerMethodField(
+        help_text="Per game: status (pending, running, passed, failed), passed, required, failure_reason."
+    )
+
+    def get_games(self, bot: Player) -> list[str]:
+        try:
+            return list(bot.ladder.ladder_games)
+        except BotProfile.DoesNotExist:
+            return []
+
+    @extend_schema_field(serializers.DictField(child=serializers.DictField()))
+    def get_validation(self, bot: Player) -> dict[str, Any]:
+        return {v.game: validation_out(v) for v in bot.validations.all()}
 
 
 class BotListCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
@@ -522,7 +571,12 @@ class BotListCreateApi(APIView):
 
     @extend_schema(responses=BotOutput(many=True))
     def get(self, request: Request) -> Response:
-        bots = Player.objects.filter(is_bot=True, owner=signed_in_user(request)).order_by("handle")
+        bots = (
+            Player.objects.filter(is_bot=True, owner=signed_in_user(request))
+            .select_related("ladder")
+            .prefetch_related("validations")
+            .order_by("handle")
+        )
         paginator = Pagination()
         page = paginator.paginate_queryset(bots, request, view=self)
         return paginator.get_paginated_response(BotOutput(page, many=True).data)
@@ -537,23 +591,34 @@ class BotListCreateApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot, token = bot_create(owner=signed_in_user(request), **data.validated_data)
-        return Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED)
+        return secret(Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED))
 
 
 class BotSettingsApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
             ref_name = "BotSettingsInput"
 
         auto_accept = serializers.BooleanField(required=False)
+        games = serializers.ListField(
+            child=serializers.ChoiceField(choices=Match.GameName.choices),
+            required=False,
+            max_length=3,
+            help_text="The games the bot plays on the ladder ([] leaves it); validation starts for each "
+            "one it has not passed.",
+        )
 
     @extend_schema(request=InputSerializer, responses=BotOutput)
     def patch(self, request: Request, handle: str) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        bot = bot_settings_update(owner=signed_in_user(request), handle=handle, **data.validated_data)
+        v = data.validated_data
+        user = signed_in_user(request)
+        bot = bot_settings_update(owner=user, handle=handle, auto_accept=v.get("auto_accept"))
+        if "games" in v:
+            bot = ladder_games_set(owner=user, handle=handle, games=v["games"])
         return Response(BotOutput(bot).data)
 
 
@@ -569,8 +634,14 @@ class MyTurnsApi(APIView):
     )
     def get(self, request: Request) -> Response:
         player = signed_in(request)
+        bot_seen(player=player)  # a polling bot is online for the ladder
         paginator = Pagination()
         page = paginator.paginate_queryset(my_turns(player=player), request, view=self) or []
+        timeouts = dict(
+            Seat.objects.filter(match__in=[m.pk for m in page], player=player).values_list(
+                "match_id", "timeouts"
+            )
+        )
         turns = [
             {
                 "match": m.pk,
@@ -578,6 +649,9 @@ class MyTurnsApi(APIView):
                 "seat": m.turn_seat,
                 "game": m.game,
                 "deadline": m.turn_deadline,
+                "timeouts": timeouts.get(m.pk, 0),
+                "max_timeouts": m.max_timeouts,
+                "forfeit_warning": timeouts.get(m.pk, 0) == m.max_timeouts - 1,
             }
             for m in page
         ]
@@ -608,11 +682,11 @@ class EventStreamApi(APIView):
 
 
 class BotTokenRotateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses=inline_serializer("TokenOut", {"token": serializers.CharField()}))
     def post(self, request: Request, handle: str) -> Response:
-        return Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)})
+        return secret(Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)}))
 
 
 class MeApi(APIView):
@@ -634,7 +708,7 @@ class MyTokenCreateApi(APIView):
     """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
     once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(responses=TokenOutput(many=True))
     def get(self, request: Request) -> Response:
@@ -646,11 +720,12 @@ class MyTokenCreateApi(APIView):
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}
     )
     def post(self, request: Request) -> Response:
-        return Response({"token": token_create(user=signed_in_user(request))}, status=status.HTTP_201_CREATED)
+        token = token_create(user=signed_in_user(request))
+        return secret(Response({"token": token}, status=status.HTTP_201_CREATED))
 
 
 class MyTokenRevokeApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, token_id: int) -> Response:

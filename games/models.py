@@ -89,6 +89,11 @@ class Match(models.Model):
     )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     rated = models.BooleanField(default=True)
+    managed = models.BooleanField(
+        default=False,
+        help_text="Made by another service (a tournament's pairing), which alone ends it: never aborted "
+        "through the games API.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -257,3 +262,20 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.ply} seat {self.seat}: {self.code}"
+
+
+# The ladder's models live in their own module of the app (games/ladder); imported here to register them.
+from games.ladder.models import BotIncident, BotProfile, LadderMatch, Validation  # noqa: E402
+
+__all__ = [
+    "Action",
+    "ApiToken",
+    "BotIncident",
+    "BotProfile",
+    "Game",
+    "LadderMatch",
+    "Match",
+    "Player",
+    "Seat",
+    "Validation",
+]

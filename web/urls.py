@@ -1,8 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from web import ladder_views, live, views
 from web import tournament_views as tv
-from web import views
 
 app_name = "web"
 
@@ -12,10 +12,15 @@ urlpatterns = [
     path("leaderboards/<str:pool>/", views.leaderboard, name="leaderboard"),
     path("players/<slug:handle>/", views.player_detail, name="player"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("matches/<int:match_id>/events/", live.match_events, name="match-events"),
+    path("matches/<int:match_id>/moments/", live.match_moments_json, name="match-moments"),
     path("me/", views.me, name="me"),
     path("play/", views.play, name="play"),
     path("bots/", views.bots, name="bots"),
     path("bots/<slug:handle>/token/", views.bot_rotate, name="bot-rotate"),
+    path("bots/<slug:handle>/status/", ladder_views.bot_status_page, name="bot-status"),
+    path("ladder/", ladder_views.ladder, name="ladder"),
+    path("ladder/<str:game>/", ladder_views.ladder, name="ladder-game"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token-revoke"),
     path("rules/", views.rules, name="rules"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -14,11 +15,14 @@ from games.engine import CODE_OF, RULES_VERSION, Rules, RulesError, State
 from games.engine.fair import client_seed_problem, commitment, deal_seed
 from games.engine.rules import PLAYERS
 from games.errors import (
+    AbortTooLate,
     AlreadySeated,
+    BotNotValidated,
     GameStarted,
     InvalidClientSeed,
     InvalidRules,
     InvalidSeats,
+    ManagedMatch,
     MatchNotInProgress,
     MatchNotOpen,
     NotAllowed,
@@ -28,9 +32,12 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
-from games.models import Game, Match, Player, Seat
+from games.ladder.selectors import unvalidated_bots
+from games.models import Action, Game, Match, Player, Seat
 from games.selectors import cache_state, match_rules, with_seats
 from games.services.common import lock_loaded, lock_match, set_turn
+
+log = logging.getLogger(__name__)
 
 MAX_MOVE_SECONDS = 24 * 3600
 
@@ -64,9 +71,10 @@ def match_create(
     format: str = Match.Format.SINGLE,
     format_target: int = 1,
     seats: list[SeatSpec] | None = None,
-    rated: bool = True,
+    rated: bool | None = None,
     clock: Clock | None = None,
     challenge: bool = True,
+    managed: bool = False,
     client_seed: str | None = None,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
@@ -79,8 +87,16 @@ def match_create(
     ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
     by entering): the match starts at once when every seat is filled.
 
+    ``managed``: the calling service (a tournament) alone ends the match (``match_call_off``); the
+    games API refuses to abort it.
+
     ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
     game's server seed is drawn now and its commitment shown while the match is open.
+
+    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
+    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
+    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
+    organiser's to check.
     """
     if seats is not None:
         if players is None:
@@ -128,6 +144,8 @@ def match_create(
     if client_seed is not None:
         _check_client_seed(client_seed)
     server_seed = new_server_seed()
+    if challenge:
+        rated = _rated_for_bots(rules.game, [created_by, *by_handle.values()], rated)
     match = Match.objects.create(
         game=rules.game,
         num_players=rules.players,
@@ -135,7 +153,8 @@ def match_create(
         rules_version=RULES_VERSION,
         format=format,
         format_target=format_target,
-        rated=rated,
+        rated=rated is not False,
+        managed=managed,
         created_by=created_by.user,
         human_move_seconds=clock.human_move_seconds,
         bot_move_seconds=clock.bot_move_seconds,
@@ -179,6 +198,8 @@ def seat_join(
         raise MatchNotOpen()
     if any(s.player_id == player.pk for s in seats):
         raise AlreadySeated()
+    if match.rated:
+        _rated_for_bots(match.game, [player], True)
     if seat is None:
         target = next((s for s in seats if s.is_empty), None)
         if target is None:
@@ -254,12 +275,38 @@ def _challenged_seat(match: Match, player: Player) -> Seat:
 
 @transaction.atomic
 def match_abort(*, match_id: int, by: Player) -> Match:
-    """The creator (or staff) calls the match off: it is never rated and has no result."""
+    """Call off a match that has not really started: never rated, no result.
+
+    The creator or staff may abort while some seat has not acted yet (as Lichess does: before each
+    side has moved); after that only resigning or the clock ends it, so nobody dodges a rating change.
+    A tournament's match (``managed``) is ended only by the tournament.
+    """
     match = lock_match(match_id)
+    if match.managed:
+        raise ManagedMatch()
     if match.created_by_id != by.user_id and not by.user.is_staff:
         raise NotAllowed("Only the match's creator or staff may abort it.")
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
         raise MatchNotInProgress("The match is already over.")
+    if match.status == Match.Status.IN_PROGRESS:
+        acted = Action.objects.filter(match=match).order_by().values("seat").distinct().count()
+        if acted >= match.num_players:
+            raise AbortTooLate()
+    return _call_off(match)
+
+
+@transaction.atomic
+def match_call_off(*, match_id: int) -> Match:
+    """End a match with no result for the service that manages it (a tournament's no-show,
+    withdrawal or cancellation, whose service checked who asked); a match already over is left as it is."""
+    match = lock_match(match_id)
+    if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+        return match
+    log.info("match %s called off by its managing service at ply %s", match.pk, match.ply)
+    return _call_off(match)
+
+
+def _call_off(match: Match) -> Match:
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     match.status = Match.Status.ABORTED
     match.finish_reason = "aborted"
@@ -269,6 +316,22 @@ def match_abort(*, match_id: int, by: Player) -> Match:
     match.save(update_fields=["status", "finish_reason", "finished_at", "turn_seat", "turn_deadline"])
     publish_match_event(match)
     return match
+
+
+def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> bool:
+    """Whether the match is rated, given the bot accounts at it: a bot not validated for ``game`` makes
+    an unrated match by default and may not play a rated one."""
+    unvalidated = unvalidated_bots(game=game, players=players)
+    if rated is None:
+        return not unvalidated
+    if rated and unvalidated:
+        handles = sorted(p.handle for p in unvalidated)
+        raise BotNotValidated(
+            f"{', '.join(handles)} must pass validation for {game} before playing rated matches "
+            f"(POST /api/v1/bots/{{handle}}/validation/), or create the match unrated.",
+            detail={"bots": handles, "game": game},
+        )
+    return rated
 
 
 def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:

@@ -22,11 +22,13 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine import CODE_OF, IllegalAction, Rules, State, parse_card
 from games.errors import (
+    AbortTooLate,
     AlreadySeated,
     IdempotencyKeyReused,
     IllegalActionError,
     InvalidRules,
     InvalidSeats,
+    ManagedMatch,
     MatchNotInProgress,
     MatchNotOpen,
     NotAllowed,
@@ -45,6 +47,7 @@ from games.services import (
     challenge_accept,
     challenge_decline,
     match_abort,
+    match_call_off,
     match_create,
     match_resign,
     seat_join,
@@ -838,6 +841,77 @@ def test_staff_may_abort_an_open_match(player: Player) -> None:
 
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and match.result is None
+
+
+def test_an_abort_is_refused_once_every_seat_has_acted(
+    started_match: Callable[..., Match], players_of: Callable[..., Any], turn: Callable[[int], Any]
+) -> None:
+    # given: a rated Tute 2 where the creator is losing nothing yet; the first seat to act plays
+    match = started_match("tute2")
+    creator, _ = players_of(match)
+    first = turn(match.pk)
+    action_submit(match_id=match.pk, player=first.player, code=first.legal[0], ply=0)
+    # then: one seat has acted, the creator may still call it off ... in a copy of the same position
+    second = turn(match.pk)
+    action_submit(match_id=match.pk, player=second.player, code=second.legal[0], ply=1)
+
+    # when: both seats have acted, the creator (losing or not) tries to abort
+    with pytest.raises(AbortTooLate) as refused:
+        match_abort(match_id=match.pk, by=creator)
+
+    # then: 409, the match plays on (only resigning or the clock end it now)
+    assert refused.value.http_status == 409
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS
+
+
+def test_an_abort_after_one_seat_has_acted_is_still_allowed(
+    started_match: Callable[..., Match], players_of: Callable[..., Any], turn: Callable[[int], Any]
+) -> None:
+    match = started_match("tute2")
+    creator, _ = players_of(match)
+    first = turn(match.pk)
+    action_submit(match_id=match.pk, player=first.player, code=first.legal[0], ply=0)
+
+    match_abort(match_id=match.pk, by=creator)
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.result is None
+
+
+def test_a_creator_without_a_seat_cannot_abort_once_the_seats_have_played(player: Player) -> None:
+    # given: a bot-only rated match set up by a person who does not sit in it, played a few plies
+    match = match_create(
+        created_by=player, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(bot="rule")]
+    )
+    for ply in range(2):
+        bot_turn_play(match_id=match.pk, ply=ply)
+
+    with pytest.raises(AbortTooLate):
+        match_abort(match_id=match.pk, by=player)
+
+
+def test_a_managed_match_is_never_aborted_through_the_games_services(player: Player) -> None:
+    # given: a match a tournament made (managed), with its creator seated
+    other = PlayerFactory()
+    match = match_create(
+        created_by=player,
+        game="tute2",
+        seats=[SeatSpec(player=player.handle), SeatSpec(player=other.handle)],
+        challenge=False,
+        managed=True,
+    )
+    staff = PlayerFactory(user=UserFactory(is_staff=True))
+
+    # then: neither its creator nor staff abort it (403) ...
+    for by in (player, staff):
+        with pytest.raises(ManagedMatch) as refused:
+            match_abort(match_id=match.pk, by=by)
+        assert refused.value.http_status == 403
+    # ... only its managing service calls it off
+    match_call_off(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
 
 
 # -- house bots -----------------------------------------------------------------------------------------
