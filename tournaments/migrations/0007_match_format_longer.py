@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0005_options_help_names_docs_rules'),
+        ('tournaments', '0006_matches_managed'),
     ]
 
     operations = [
