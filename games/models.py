@@ -206,6 +206,12 @@ class Game(models.Model):
     # seat, the match seat that holds it. Null for other formats (game seat = match seat).
     board = models.PositiveSmallIntegerField(null=True, blank=True)
     seat_map = models.JSONField(null=True, blank=True)
+    luck = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="What these cards score on average (house bots playing the deal from every seat), by "
+        "side of the game; computed by a worker after the game.",
+    )
     decks = models.JSONField(help_text="The decks dealt from the seed, top card first, one per hand.")
     dealer = models.PositiveSmallIntegerField()
     first_ply = models.PositiveIntegerField(help_text="The match ply at which this game began.")

@@ -266,7 +266,8 @@ def match_records(match: Match) -> list[dict[str, Any]]:
             record["board"] = game.board
             record["seat_map"] = game.seat_map
             record["actions"] = actions
-        records.append({"number": game.number, "record": record, "result": game.result})
+        # What these cards score on average (docs/FAIRNESS.md); null until a worker has worked it out.
+        records.append({"number": game.number, "record": record, "result": game.result, "luck": game.luck})
     return records
 
 

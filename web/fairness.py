@@ -48,6 +48,42 @@ def verify_panel(match: Match) -> list[dict[str, Any]] | None:
     return games or None
 
 
+def luck_rows(match: Match, my_seat: int | None) -> list[dict[str, Any]] | None:
+    """Per finished game with its luck figure: each side's score next to what its cards average (house
+    bots playing the same deal), and the viewer's own line; None before the end or before any figure."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    pairs = match.game == Match.GameName.TUTE4
+    names: dict[int, list[str]] = {}
+    for seat in match.seats.all():
+        label = seat.player.display_name if seat.player else f"{seat.bot_level} bot"
+        names.setdefault(seat.index % 2 if pairs else seat.index, []).append(label)
+    rows = []
+    games = Game.objects.filter(match=match, luck__isnull=False, result__isnull=False).order_by("number")
+    for game in games.only("number", "seat_map", "luck", "result"):
+        assert game.luck is not None and game.result is not None
+        sides = []
+        for game_side, (score, expected) in enumerate(
+            zip(game.result["scores"], game.luck["expected"], strict=False)
+        ):
+            holder = game.match_seat(game_side)  # a duplicate game's side is held by rotated seats
+            side = holder % 2 if pairs else holder
+            mine = my_seat is not None and (my_seat % 2 if pairs else my_seat) == side
+            sides.append(
+                {
+                    "names": names.get(side, []),
+                    "score": score,
+                    "expected": expected,
+                    "mine": mine,
+                    "skill": round(score - expected, 1),
+                }
+            )
+        rows.append(
+            {"number": game.number, "sides": sides, "mine": next((s for s in sides if s["mine"]), None)}
+        )
+    return rows or None
+
+
 def verify_strings() -> dict[str, str]:
     return {
         "commitment": _("Commitment: SHA-256(server seed) = %(got)s, published before play as %(want)s"),

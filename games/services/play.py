@@ -298,6 +298,7 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> G
     game.result = result.to_dict()
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "result", "finished_at"])
+    queue_luck(game.pk)
     games_played = game.number + 1
     if match.format == Match.Format.DUPLICATE:
         if games_played < match.format_target * DUPLICATE_PLAYS:
@@ -322,6 +323,14 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> G
         seats=seats,
     )
     return game
+
+
+def queue_luck(game_id: int) -> None:
+    """Queue the game's luck figure once this transaction commits (robust: a broker outage must not undo
+    the move; the figure is only missing then)."""
+    from games.tasks import game_luck  # tasks import services: import here to keep that one-way
+
+    transaction.on_commit(lambda: game_luck.delay(game_id), robust=True)
 
 
 def _games_won(match: Match, results: list[dict[str, Any]] | None = None) -> list[int]:

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.test import Client
 
 from games.models import Game, Match
+from games.services.luck import game_luck_compute
 from tests.web.conftest import bot_match, person, play_out
 from tests.web.test_browser import browser  # noqa: F401 (the module's chromium fixture)
 
@@ -86,3 +87,19 @@ def test_the_browser_catches_a_card_the_seeds_do_not_give(browser: Any, client: 
     forged_html = html.replace(original.group(1), json.dumps(forged))
     text = run_panel(browser, forged_html)
     assert "A check failed" in text and "does not match" in text
+
+
+def test_the_page_shows_what_the_cards_average(client: Client) -> None:
+    alice = person("v-luck")
+    match = play_out(bot_match("tute4", alice), seed=5)
+    game = Game.objects.get(match=match)
+    assert game.result is not None
+    assert 'id="luck"' not in client.get(f"/matches/{match.pk}/").content.decode()  # not worked out yet
+    luck = game_luck_compute(game_id=game.pk)
+    assert luck is not None
+    client.force_login(alice.user)
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    mine = f"you scored {game.result['scores'][0]}; these cards average {luck['expected'][0]}"
+    assert 'id="luck"' in html and mine in html
+    spanish = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert f"sumaste {game.result['scores'][0]}; estas cartas suman de media" in spanish
