@@ -176,3 +176,9 @@ class GameStarted(ApplicationError):
     code = "game_started"
     http_status = status.HTTP_409_CONFLICT
     message = "The game has begun: a client seed counts only before a game's first action."
+
+
+class InvalidPushUrl(ApplicationError):
+    code = "invalid_push_url"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "A push URL must be https:// on a public address."
