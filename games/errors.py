@@ -154,18 +154,6 @@ class TokenNotFound(ApplicationError):
     message = "You have no token with that id."
 
 
-class BotNotValidated(ApplicationError):
-    code = "bot_not_validated"
-    http_status = status.HTTP_409_CONFLICT
-    message = "A bot account must pass validation for this game before it plays rated matches."
-
-
-class UnknownGame(ApplicationError):
-    code = "unknown_game"
-    http_status = status.HTTP_400_BAD_REQUEST
-    message = "No such game."
-
-
 class InvalidClientSeed(ApplicationError):
     code = "invalid_client_seed"
     http_status = status.HTTP_400_BAD_REQUEST
@@ -176,6 +164,18 @@ class GameStarted(ApplicationError):
     code = "game_started"
     http_status = status.HTTP_409_CONFLICT
     message = "The game has begun: a client seed counts only before a game's first action."
+
+
+class BotNotValidated(ApplicationError):
+    code = "bot_not_validated"
+    http_status = status.HTTP_409_CONFLICT
+    message = "A bot account must pass validation for this game before it plays rated matches."
+
+
+class UnknownGame(ApplicationError):
+    code = "unknown_game"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "No such game."
 
 
 class InvalidPushUrl(ApplicationError):

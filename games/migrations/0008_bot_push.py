@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0007_ladder'),
+        ('games', '0007_merge_20261204_1718'),
     ]
 
     operations = [

@@ -87,16 +87,16 @@ def match_create(
     ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
     by entering): the match starts at once when every seat is filled.
 
-    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
-    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
-    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
-    organiser's to check.
-
     ``managed``: the calling service (a tournament) alone ends the match (``match_call_off``); the
     games API refuses to abort it.
 
     ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
     game's server seed is drawn now and its commitment shown while the match is open.
+
+    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
+    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
+    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
+    organiser's to check.
     """
     if seats is not None:
         if players is None:

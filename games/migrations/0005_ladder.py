@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('games', '0006_merge_0005_fair_deals_0005_match_managed'),
+        ('games', '0004_match_turn_updates_in_place'),
     ]
 
     operations = [
