@@ -204,6 +204,19 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- i18n -----------------------------------------------------------------------------------------------
 
+# E-mail (password resets): SMTP when EMAIL_HOST is set, else the console (make run prints the mail).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tute Arena <noreply@localhost>")
+
 LANGUAGE_CODE = "en-us"
 # The website speaks English and Spanish (LocaleMiddleware picks one; the switcher sets it).
 LANGUAGES = [("en", "English"), ("es", "Español")]
@@ -273,6 +286,7 @@ SPECTACULAR_SETTINGS = {
     '{"code", "message", "detail"}.',
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from this site's static files (drf-spectacular-sidecar), never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -396,6 +410,10 @@ TUTE_LADDER_MAX_PER_DAY = env_int("TUTE_LADDER_MAX_PER_DAY", 500)  # ladder matc
 TUTE_LADDER_OWNER_MAX_CONCURRENT = env_int("TUTE_LADDER_OWNER_MAX_CONCURRENT", 6)  # all of an owner's bots
 TUTE_LADDER_OWNER_MAX_PER_DAY = env_int("TUTE_LADDER_OWNER_MAX_PER_DAY", 2000)
 TUTE_LADDER_MOVE_SECONDS = env_int("TUTE_LADDER_MOVE_SECONDS", 15)  # a bot's time per move on the ladder
+# Push bots: seconds an endpoint has to answer (at most the move's time less one); TUTE_PUSH_ALLOW_LOCAL
+# also allows plain http to loopback addresses, for tests only: never set it in production.
+TUTE_PUSH_TIMEOUT_SECONDS = env_int("TUTE_PUSH_TIMEOUT_SECONDS", 5)
+TUTE_PUSH_ALLOW_LOCAL = env_bool("TUTE_PUSH_ALLOW_LOCAL", False)
 TUTE_LADDER_TUTE4_PARTNER = os.environ.get("TUTE_LADDER_TUTE4_PARTNER", "rule")  # a bot's house partner
 
 # --- security (on when DEBUG is off; each overridable) --------------------------------------------------
