@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -83,7 +84,11 @@ def turn_started(match: Match, seats: list[Seat] | None = None) -> None:
         else:
             house = any(s.index == match.turn_seat and s.bot_level for s in seats)
         if house:
-            queue_house_bot(match.pk, match.ply)
+            if seats is None:
+                seated = Seat.objects.filter(match=match, player__isnull=False).exists()
+            else:
+                seated = any(s.player_id is not None for s in seats)
+            queue_house_bot(match.pk, match.ply, players=seated)
         else:
             queue_push_turn(match, seats)
     publish_match_event(match, seats)
@@ -103,15 +108,20 @@ def set_turn(
     turn_started(match, seats)
 
 
-def queue_house_bot(match_id: int, ply: int) -> None:
+def queue_house_bot(match_id: int, ply: int, *, players: bool = True) -> None:
     """Queue the house bot's move once this transaction commits.
+
+    A match where someone (a person or a bot account) sits goes on the default queue; a match of house
+    bots only goes on ``TUTE_BOT_ONLY_QUEUE``, which workers read in turn with the default one, so a
+    flood of bot-only matches never makes a player wait behind all of their turns.
 
     Robust: a broker outage must not turn a committed move into an error or skip the other callbacks;
     the sweeper re-queues the turn when its deadline passes.
     """
     from games.tasks import bot_play_turn  # tasks import services: import here to keep that one-way
 
-    transaction.on_commit(lambda: bot_play_turn.delay(match_id, ply), robust=True)
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE if players else settings.TUTE_BOT_ONLY_QUEUE
+    transaction.on_commit(lambda: bot_play_turn.apply_async((match_id, ply), queue=queue), robust=True)
 
 
 def queue_push_turn(match: Match, seats: list[Seat] | None = None) -> None:
