@@ -7,7 +7,7 @@ import logging
 from celery import shared_task
 from django.db import OperationalError
 
-from games.services import bot_turn_play, overdue_turns, turn_timeout
+from games.services import bot_turn_play, house_bot_turns_requeue, overdue_turns, turn_timeout
 
 log = logging.getLogger(__name__)
 
@@ -38,3 +38,10 @@ def sweep_overdue_turns() -> int:
         else:
             handled += 1
     return handled
+
+
+@shared_task(name="games.requeue_house_bot_turns", acks_late=True, soft_time_limit=50, time_limit=60)
+def requeue_house_bot_turns() -> int:
+    """Sent by a worker each time it connects to the broker (tute_site.celery): queue the waiting
+    house-bot turns again, those whose task was lost with a worker or a broker restart."""
+    return house_bot_turns_requeue()
