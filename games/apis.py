@@ -7,7 +7,14 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from django.utils.cache import add_never_cache_headers
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -15,7 +22,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.engine.rules import PLAYERS
-from games.errors import MatchNotFinished, MatchNotFound
+from games.errors import MatchNotFinished, MatchNotFound, PeopleOnly
+from games.ladder.apis import validation_out
+from games.ladder.models import BotProfile
+from games.ladder.services import bot_seen, ladder_games_set
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -37,6 +47,7 @@ from games.services import (
     bot_token_rotate,
     challenge_accept,
     challenge_decline,
+    client_seed_set,
     match_abort,
     match_create,
     match_resign,
@@ -47,7 +58,7 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import Pagination
+from tute_site.api import PagedList, Pagination
 from tute_site.serializers import Serializer
 
 
@@ -59,6 +70,25 @@ def caller(request: Request) -> Player | None:
         return user.player  # loaded with the token; one query for a session
     except Player.DoesNotExist:
         return player_for_user(user=user)
+
+
+class IsPerson(IsAuthenticated):
+    """Signed in as a person: bot accounts own no bots and no personal tokens (403 people_only)."""
+
+    message = PeopleOnly.message
+    code = PeopleOnly.code
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        player = caller(request)
+        return player is None or not player.is_bot
+
+
+def secret(response: Response) -> Response:
+    """A response that shows a token: no cache (browser, proxy) may keep it (``Cache-Control: no-store``)."""
+    add_never_cache_headers(response)
+    return response
 
 
 def signed_in(request: Request) -> Player:
@@ -105,6 +135,10 @@ class SeatOutput(Serializer):
     accepted = serializers.BooleanField(help_text="False while a challenged player has not accepted.")
     decline_reason = serializers.CharField(allow_blank=True)
     timeouts = serializers.IntegerField()
+    client_seed = serializers.CharField(
+        allow_blank=True,
+        help_text="The seat's client seed, mixed into each deal (docs/RULES.md 11); '' if none.",
+    )
 
     def get_is_bot(self, seat: Seat) -> bool:
         return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
@@ -132,6 +166,28 @@ class MatchOutput(Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    seed_sha256 = serializers.SerializerMethodField(
+        help_text="docs/RULES.md 11: SHA-256 of the current game's server seed (while the match is open: of the "
+        "first game's), published before the game's first action. The seed is revealed in the record."
+    )
+    next_seed_sha256 = serializers.CharField(
+        allow_blank=True, help_text="The commitment to the server seed of the next game the match would deal."
+    )
+
+    def get_seed_sha256(self, match: Match) -> str | None:
+        return match.seed_sha256 or match.next_seed_sha256 or None
+
+
+CLIENT_SEED_HELP = (
+    "Optional: 1 to 64 printable ASCII characters without ':', mixed into every deal of the match with the "
+    "server's committed seed (docs/RULES.md 11); it can be changed before a game's first action."
+)
+
+
+def client_seed_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, trim_whitespace=False, help_text=CLIENT_SEED_HELP
+    )
 
 
 ViewOutput = inline_serializer(
@@ -154,6 +210,12 @@ ViewOutput = inline_serializer(
         "view": serializers.JSONField(
             allow_null=True, help_text="docs/RULES.md, what a seat may know: the engine's seat view."
         ),
+        "seed_sha256": serializers.CharField(
+            allow_null=True, help_text="docs/RULES.md 11: the commitment to this game's server seed."
+        ),
+        "client_seeds": serializers.ListField(
+            child=serializers.CharField(allow_blank=True), help_text="The game's client seeds by seat."
+        ),
     },
 )
 
@@ -166,7 +228,7 @@ def match_out(match: Match) -> dict[str, Any]:
 # -- matches --------------------------------------------------------------------------------------------
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(PagedList, APIView):
     class FilterSerializer(Serializer):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
@@ -188,6 +250,7 @@ class MatchListCreateApi(APIView):
         class SeatInput(Serializer):
             player = serializers.SlugField(required=False, allow_null=True, max_length=32)
             bot = serializers.CharField(required=False, allow_null=True, max_length=16)
+            client_seed = client_seed_field()
 
         game = serializers.ChoiceField(choices=Match.GameName.choices)
         players = serializers.IntegerField(required=False, min_value=2, max_value=6)
@@ -200,10 +263,17 @@ class MatchListCreateApi(APIView):
             help_text="Per seat: a player, a house bot, or {} (empty). Exactly the table: without `players` "
             "it sets the player count; with it, the two must agree.",
         )
-        rated = serializers.BooleanField(default=True)
+        rated = serializers.BooleanField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Rated unless a bot account not yet validated for the game sits at it (then unrated "
+            "by default, and true is refused with bot_not_validated).",
+        )
         human_move_seconds = serializers.IntegerField(required=False, default=120, min_value=1)
         bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
         max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
+        client_seed = client_seed_field()
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             seats, players = attrs.get("seats"), attrs.get("players")
@@ -229,10 +299,8 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paginator = Pagination()
         qs: QuerySet[Match] = matches_list(**filters.validated_data)
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+        return self.page_response(request, qs, MatchOutput)
 
     @extend_schema(request=InputSerializer, responses={201: MatchOutput})
     def post(self, request: Request) -> Response:
@@ -241,7 +309,10 @@ class MatchListCreateApi(APIView):
         v = data.validated_data
         seats = None
         if "seats" in v:
-            seats = [SeatSpec(player=s.get("player"), bot=s.get("bot")) for s in v["seats"]]
+            seats = [
+                SeatSpec(player=s.get("player"), bot=s.get("bot"), client_seed=s.get("client_seed"))
+                for s in v["seats"]
+            ]
         match = match_create(
             created_by=signed_in(request),
             game=v["game"],
@@ -256,6 +327,7 @@ class MatchListCreateApi(APIView):
                 bot_move_seconds=v["bot_move_seconds"],
                 max_timeouts=v["max_timeouts"],
             ),
+            client_seed=v.get("client_seed"),
         )
         return Response(match_out(match), status=status.HTTP_201_CREATED)
 
@@ -276,12 +348,18 @@ class MatchJoinApi(APIView):
             ref_name = "MatchJoinInput"
 
         seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
+        client_seed = client_seed_field()
 
     @extend_schema(request=InputSerializer, responses=MatchOutput)
     def post(self, request: Request, match_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match = seat_join(match_id=match_id, player=signed_in(request), seat=data.validated_data.get("seat"))
+        match = seat_join(
+            match_id=match_id,
+            player=signed_in(request),
+            seat=data.validated_data.get("seat"),
+            client_seed=data.validated_data.get("client_seed"),
+        )
         return Response(match_out(match))
 
 
@@ -312,9 +390,57 @@ class MatchAbortApi(APIView):
 class ChallengeAcceptApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=MatchOutput)
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "ChallengeAcceptInput"
+
+        client_seed = client_seed_field()
+
+    @extend_schema(request=InputSerializer, responses=MatchOutput)
     def post(self, request: Request, match_id: int) -> Response:
-        return Response(match_out(challenge_accept(match_id=match_id, player=signed_in(request))))
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = challenge_accept(
+            match_id=match_id, player=signed_in(request), client_seed=data.validated_data.get("client_seed")
+        )
+        return Response(match_out(match))
+
+
+class ClientSeedApi(APIView):
+    """Set the caller's client seed (docs/RULES.md 11) while the match is open or before the current
+    game's first action; it counts for that game (dealt again) and every later one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "ClientSeedInput"
+
+        client_seed = serializers.CharField(
+            allow_blank=True, trim_whitespace=False, help_text=CLIENT_SEED_HELP
+        )
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: MatchOutput,
+            400: OpenApiResponse(ErrorOutput, description="invalid_client_seed or validation_error"),
+            403: OpenApiResponse(ErrorOutput, description="not_seated"),
+            409: OpenApiResponse(ErrorOutput, description="game_started or match_not_in_progress"),
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = client_seed_set(
+            match_id=match_id, player=signed_in(request), client_seed=data.validated_data["client_seed"]
+        )
+        return Response(match_out(match))
+
+
+@extend_schema(exclude=True)
+class ClientSeedAliasApi(ClientSeedApi):
+    """``client_seed/`` as well as ``client-seed/``, the spelling of the field; documented once."""
 
 
 class ChallengeDeclineApi(APIView):
@@ -415,10 +541,24 @@ class BotOutput(Serializer):
     is_bot = serializers.BooleanField()
     auto_accept = serializers.BooleanField()
     created_at = serializers.DateTimeField()
+    games = serializers.SerializerMethodField(help_text="The games the bot plays on the ladder.")
+    validation = serializers.SerializerMethodField(
+        help_text="Per game: status (pending, running, passed, failed), passed, required, failure_reason."
+    )
+
+    def get_games(self, bot: Player) -> list[str]:
+        try:
+            return list(bot.ladder.ladder_games)
+        except BotProfile.DoesNotExist:
+            return []
+
+    @extend_schema_field(serializers.DictField(child=serializers.DictField()))
+    def get_validation(self, bot: Player) -> dict[str, Any]:
+        return {v.game: validation_out(v) for v in bot.validations.all()}
 
 
-class BotListCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
+class BotListCreateApi(PagedList, APIView):
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
@@ -429,10 +569,13 @@ class BotListCreateApi(APIView):
 
     @extend_schema(responses=BotOutput(many=True))
     def get(self, request: Request) -> Response:
-        bots = Player.objects.filter(is_bot=True, owner=signed_in_user(request)).order_by("handle")
-        paginator = Pagination()
-        page = paginator.paginate_queryset(bots, request, view=self)
-        return paginator.get_paginated_response(BotOutput(page, many=True).data)
+        bots = (
+            Player.objects.filter(is_bot=True, owner=signed_in_user(request))
+            .select_related("ladder")
+            .prefetch_related("validations")
+            .order_by("handle")
+        )
+        return self.page_response(request, bots, BotOutput)
 
     @extend_schema(
         request=InputSerializer,
@@ -444,27 +587,38 @@ class BotListCreateApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot, token = bot_create(owner=signed_in_user(request), **data.validated_data)
-        return Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED)
+        return secret(Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED))
 
 
 class BotSettingsApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
             ref_name = "BotSettingsInput"
 
         auto_accept = serializers.BooleanField(required=False)
+        games = serializers.ListField(
+            child=serializers.ChoiceField(choices=Match.GameName.choices),
+            required=False,
+            max_length=3,
+            help_text="The games the bot plays on the ladder ([] leaves it); validation starts for each "
+            "one it has not passed.",
+        )
 
     @extend_schema(request=InputSerializer, responses=BotOutput)
     def patch(self, request: Request, handle: str) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        bot = bot_settings_update(owner=signed_in_user(request), handle=handle, **data.validated_data)
+        v = data.validated_data
+        user = signed_in_user(request)
+        bot = bot_settings_update(owner=user, handle=handle, auto_accept=v.get("auto_accept"))
+        if "games" in v:
+            bot = ladder_games_set(owner=user, handle=handle, games=v["games"])
         return Response(BotOutput(bot).data)
 
 
-class MyTurnsApi(APIView):
+class MyTurnsApi(PagedList, APIView):
     """Polling for clients that cannot stream: the matches where it is the caller's turn now."""
 
     permission_classes = [IsAuthenticated]
@@ -476,8 +630,14 @@ class MyTurnsApi(APIView):
     )
     def get(self, request: Request) -> Response:
         player = signed_in(request)
+        bot_seen(player=player)  # a polling bot is online for the ladder
         paginator = Pagination()
         page = paginator.paginate_queryset(my_turns(player=player), request, view=self) or []
+        timeouts = dict(
+            Seat.objects.filter(match__in=[m.pk for m in page], player=player).values_list(
+                "match_id", "timeouts"
+            )
+        )
         turns = [
             {
                 "match": m.pk,
@@ -485,6 +645,9 @@ class MyTurnsApi(APIView):
                 "seat": m.turn_seat,
                 "game": m.game,
                 "deadline": m.turn_deadline,
+                "timeouts": timeouts.get(m.pk, 0),
+                "max_timeouts": m.max_timeouts,
+                "forfeit_warning": timeouts.get(m.pk, 0) == m.max_timeouts - 1,
             }
             for m in page
         ]
@@ -515,11 +678,11 @@ class EventStreamApi(APIView):
 
 
 class BotTokenRotateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses=inline_serializer("TokenOut", {"token": serializers.CharField()}))
     def post(self, request: Request, handle: str) -> Response:
-        return Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)})
+        return secret(Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)}))
 
 
 class MeApi(APIView):
@@ -537,27 +700,26 @@ class TokenOutput(Serializer):
     last_used_at = serializers.DateTimeField(allow_null=True)
 
 
-class MyTokenCreateApi(APIView):
+class MyTokenCreateApi(PagedList, APIView):
     """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
     once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(responses=TokenOutput(many=True))
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(tokens_of(user=signed_in_user(request)), request, view=self)
-        return paginator.get_paginated_response(TokenOutput(page, many=True).data)
+        return self.page_response(request, tokens_of(user=signed_in_user(request)), TokenOutput)
 
     @extend_schema(
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}
     )
     def post(self, request: Request) -> Response:
-        return Response({"token": token_create(user=signed_in_user(request))}, status=status.HTTP_201_CREATED)
+        token = token_create(user=signed_in_user(request))
+        return secret(Response({"token": token}, status=status.HTTP_201_CREATED))
 
 
 class MyTokenRevokeApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, token_id: int) -> Response:

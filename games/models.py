@@ -86,6 +86,11 @@ class Match(models.Model):
     format_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     rated = models.BooleanField(default=True)
+    managed = models.BooleanField(
+        default=False,
+        help_text="Made by another service (a tournament's pairing), which alone ends it: never aborted "
+        "through the games API.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -104,6 +109,17 @@ class Match(models.Model):
     max_timeouts = models.PositiveSmallIntegerField(default=3)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat to act now.")
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # Fair deals (RULES.md section 11). The server seed of the next game to be dealt is drawn ahead, and
+    # its commitment shown, so that client seeds are chosen after the server is bound to its seed.
+    seed_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="Commitment to the current game's server seed (public)."
+    )
+    next_server_seed = models.CharField(
+        max_length=64, blank=True, help_text="The next game's server seed: secret until that game is over."
+    )
+    next_seed_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="Commitment to the next game's server seed (public)."
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -138,6 +154,9 @@ class Seat(models.Model):
     )
     decline_reason = models.CharField(max_length=200, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
+    client_seed = models.CharField(
+        max_length=64, blank=True, help_text="Mixed into each game's deal seed (RULES.md section 11)."
+    )
 
     class Meta:
         ordering = ["match", "index"]
@@ -173,7 +192,13 @@ class Game(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
+    seed = models.CharField(max_length=64, help_text="The deal seed: secret until the game is over.")
+    server_seed = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="Secret until the game is over; empty for games before fair deals.",
+    )
+    client_seeds = models.JSONField(default=list, blank=True, help_text="By game seat, '' where none.")
     decks = models.JSONField(help_text="The decks dealt from the seed, top card first, one per hand.")
     dealer = models.PositiveSmallIntegerField()
     first_ply = models.PositiveIntegerField(help_text="The match ply at which this game began.")
@@ -222,3 +247,20 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.ply} seat {self.seat}: {self.code}"
+
+
+# The ladder's models live in their own module of the app (games/ladder); imported here to register them.
+from games.ladder.models import BotIncident, BotProfile, LadderMatch, Validation  # noqa: E402
+
+__all__ = [
+    "Action",
+    "ApiToken",
+    "BotIncident",
+    "BotProfile",
+    "Game",
+    "LadderMatch",
+    "Match",
+    "Player",
+    "Seat",
+    "Validation",
+]

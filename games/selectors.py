@@ -12,6 +12,7 @@ from django.db import connection, transaction
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import Rules, State, export_record
+from games.engine.fair import commitment, fair_fields
 from games.models import Action, ApiToken, Game, Match, Player, Seat
 from games.rows import RowReader
 
@@ -103,10 +104,24 @@ _MATCH_PLAY_ROW = RowReader(
     Match, [f.attname for f in Match._meta.concrete_fields if f.name not in _MATCH_PLAY_LEFT_OUT]
 )
 _SEAT_ROW = RowReader(
-    Seat, ["id", "match_id", "index", "player_id", "bot_level", "accepted", "decline_reason", "timeouts"]
+    Seat,
+    [
+        "id",
+        "match_id",
+        "index",
+        "player_id",
+        "bot_level",
+        "accepted",
+        "decline_reason",
+        "timeouts",
+        "client_seed",
+    ],
 )
 _PLAYER_ROW = RowReader(Player, ["id", "handle", "display_name", "is_bot"])
-_GAME_ROW = RowReader(Game, ["id", "match_id", "number", "seed", "dealer", "first_ply", "status"])
+_GAME_ROW = RowReader(
+    Game,
+    ["id", "match_id", "number", "seed", "server_seed", "client_seeds", "dealer", "first_ply", "status"],
+)
 _SEAT_PLAYER = Seat._meta.get_field("player")
 _SEAT_MATCH = Seat._meta.get_field("match")
 _SELECT_SQL: dict[tuple[str, bool, RowReader[Match]], str] = {}
@@ -202,6 +217,10 @@ def match_view_for(
         "to_act": None,
         "legal": None,
         "view": None,
+        # RULES.md section 11: the commitment to the game's server seed (before the first game: the
+        # first game's), and the client seeds its deal mixes in, readable before its first action.
+        "seed_sha256": game_seed_sha256(game) if game else (match.next_seed_sha256 or None),
+        "client_seeds": list(game.client_seeds) if game else [s.client_seed for s in seats],
     }
     if game is None:
         return out
@@ -209,20 +228,31 @@ def match_view_for(
     view = state.view(seat.index if seat else None)
     to_act = state.current_player() if live or ply is not None else None
     out["to_act"] = to_act
-    out["view"] = view.to_dict()
+    out["view"] = {**view.to_dict(), "seed_sha256": out["seed_sha256"]}
     if seat is not None and to_act == seat.index:
         out["legal"] = list(state.legal_actions())
     return out
 
 
+def game_seed_sha256(game: Game) -> str | None:
+    """The public commitment to the game's server seed (None for a game dealt before fair deals)."""
+    return commitment(game.server_seed) if game.server_seed else None
+
+
 def match_records(match: Match) -> list[dict[str, Any]]:
-    """Each game's record (docs/RULES.md 10) with its seed, and its result."""
+    """Each game's record (docs/RULES.md 10) with its seed, and its result; a finished game's record also
+    reveals its server seed, commitment and client seeds (section 11). Callers show it only once the
+    match is over."""
     records = []
     for game in match.games.order_by("number"):
         state = game_state(match=match, game=game, ply=_game_end_ply(match, game))
-        records.append(
-            {"number": game.number, "record": export_record(state, seed=game.seed), "result": game.result}
-        )
+        record = export_record(state, seed=game.seed)
+        if game.server_seed and game.status != Game.Status.IN_PROGRESS:
+            actions = record.pop("actions")
+            record.update(fair_fields(game.server_seed, game.client_seeds))
+            record["seed"] = game.seed  # the seed the game was dealt from, whatever the fields say
+            record["actions"] = actions
+        records.append({"number": game.number, "record": record, "result": game.result})
     return records
 
 

@@ -13,15 +13,20 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import serializers
 
-from games.events import waiter_for
-from games.models import Match, Player, Seat
+from games.events import match_channel, waiter_for, waiter_on
+from games.ladder.models import BotIncident
+from games.ladder.services import bot_seen
+from games.models import Action, Match, Player, Seat
 from games.selectors import match_view_for
 
 KEEPALIVE_SECONDS = 15.0
+#: How often an open stream marks its bot as seen (well within TUTE_LADDER_ONLINE_SECONDS).
+SEEN_SECONDS = 5.0
 #: A connection also hears of matches that finished this shortly before it opened, so a bot whose stream
 #: dropped just as its last move ended the match still gets ``match_finished``.
 RECENT_FINISH = timedelta(minutes=5)
@@ -34,8 +39,9 @@ class StreamMemory:
     connected_at: datetime
     challenges: set[int] = field(default_factory=set)
     started: set[int] = field(default_factory=set)
-    turns: set[tuple[int, int]] = field(default_factory=set)
+    turns: set[tuple[int, int, datetime | None]] = field(default_factory=set)
     finished: set[int] = field(default_factory=set)
+    incidents: set[int] = field(default_factory=set)
 
 
 def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]:
@@ -49,7 +55,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
         .select_related("match")
         .order_by("match_id")
     )
-    events: list[dict[str, Any]] = []
+    events = incident_events(player, memory)  # first: they explain the turns and finishes after them
     for seat in seats:
         match = seat.match
         if match.status == Match.Status.OPEN:
@@ -69,11 +75,15 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                     "players": match.num_players,
                     "seat": seat.index,
                     "options": match.options,
+                    "seed_sha256": match.seed_sha256 or None,  # RULES.md 11: the current game's
                 }
             )
         if match.status == Match.Status.IN_PROGRESS:
-            if match.turn_seat == seat.index and (match.pk, match.ply) not in memory.turns:
-                memory.turns.add((match.pk, match.ply))
+            # A turn restarted (a new client seed deals the game again before its first action) is told
+            # again: its deadline changed.
+            turn = (match.pk, match.ply, match.turn_deadline)
+            if match.turn_seat == seat.index and turn not in memory.turns:
+                memory.turns.add(turn)
                 view = match_view_for(match=match, player=player)
                 if view["legal"]:  # read in the same moment as the turn: still ours
                     events.append(
@@ -84,6 +94,8 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                             "deadline": api_time(match.turn_deadline),
                             "legal": view["legal"],
                             "view": view["view"],
+                            "seed_sha256": view["seed_sha256"],
+                            "client_seeds": view["client_seeds"],
                         }
                     )
         elif match.pk not in memory.finished:
@@ -100,16 +112,81 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
     return events
 
 
+def incident_events(
+    player: Player, memory: StreamMemory, *, match_id: int | None = None
+) -> list[dict[str, Any]]:
+    """What happened to the bot's seat that it did not choose: ``action_refused`` (an action of its the
+    engine refused, with the reason), ``timeout`` (a move the server played for it when its time ran
+    out) and ``forfeit_warning`` (the next timeout in that match forfeits it). Each once per connection;
+    on connecting, those of the last five minutes."""
+    if not player.is_bot:
+        return []  # incidents are kept for bot accounts only
+    qs = BotIncident.objects.filter(player=player, created_at__gte=memory.connected_at - RECENT_FINISH)
+    if memory.incidents:
+        qs = qs.exclude(pk__in=memory.incidents)
+    events: list[dict[str, Any]] = []
+    for incident in qs.select_related("match").order_by("created_at", "id"):
+        memory.incidents.add(incident.pk)
+        events.extend(incident_notices(incident))
+    return events
+
+
+def incident_notices(incident: BotIncident) -> list[dict[str, Any]]:
+    """The events (stream) and notices (polling) one incident makes."""
+    answer = incident.answer or {}
+    if incident.kind == BotIncident.Kind.ILLEGAL:
+        detail = answer.get("detail") or {}
+        return [
+            {
+                "type": "action_refused",
+                "match": incident.match_id,
+                "ply": incident.ply,
+                "action": (incident.sent or {}).get("action"),
+                "code": answer.get("code"),
+                "reason": detail.get("reason"),
+                "legal": detail.get("legal"),
+                "time": api_time(incident.created_at),
+            }
+        ]
+    timeouts, limit = answer.get("timeouts", 0), answer.get("max_timeouts", 0)
+    notices = [
+        {
+            "type": "timeout",
+            "match": incident.match_id,
+            "ply": incident.ply,
+            "action": answer.get("played"),
+            "timeouts": timeouts,
+            "max_timeouts": limit,
+            "time": api_time(incident.created_at),
+        }
+    ]
+    if limit and timeouts == limit - 1:
+        notices.append(
+            {
+                "type": "forfeit_warning",
+                "match": incident.match_id,
+                "timeouts": timeouts,
+                "max_timeouts": limit,
+                "message": f"One more timeout in match {incident.match_id} forfeits it.",
+            }
+        )
+    return notices
+
+
 def event_lines(
     player: Player, *, max_seconds: float | None = None, keepalive: float = KEEPALIVE_SECONDS
 ) -> Iterator[bytes]:
     """NDJSON lines for one connection: events as they happen, a keep-alive line when quiet."""
     memory = StreamMemory(connected_at=timezone.now())
     started = time.monotonic()
+    seen_at = -SEEN_SECONDS
     with waiter_for(player.pk) as waiter:
         yield _line({"type": "hello", "player": player.handle, "keepalive": keepalive})
         quiet_since = time.monotonic()
         while True:
+            if time.monotonic() - seen_at >= SEEN_SECONDS:
+                bot_seen(player=player)  # an open stream keeps the bot online for the ladder
+                seen_at = time.monotonic()
             for event in pending_events(player, memory):
                 yield _line(event)
                 quiet_since = time.monotonic()
@@ -123,6 +200,101 @@ def event_lines(
             wait = keepalive - (now - quiet_since)
             if max_seconds is not None:
                 wait = min(wait, max_seconds - (now - started))
+            waiter.wait(max(wait, 0.05))
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One ply of a match as a watcher sees it, with the match and seats it was read with."""
+
+    view: dict[str, Any]
+    match: Match
+    seats: list[Seat]
+    newest: bool
+
+
+#: A watcher further behind than this gets only the latest moment (a tab back after a long sleep).
+MOMENTS_BACKLOG = 80
+
+
+def moments_since(*, match: Match, seats: list[Seat], player: Player | None, after: int) -> list[Moment]:
+    """One moment per ply after ``after`` up to the match's ply: the action taken (seat, code, and kind:
+    move, house_bot or timeout) and what ``player`` (or a spectator) sees once it is applied.
+
+    Only the newest moment carries ``legal``: the earlier ones are history for the page to show in turn.
+    """
+    if after >= match.ply:
+        return []
+    start = max(after, match.ply - MOMENTS_BACKLOG)
+    actions = {
+        row["ply"]: row
+        for row in Action.objects.filter(match=match, ply__gte=start, ply__lt=match.ply).values(
+            "ply", "seat", "code", "kind"
+        )
+    }
+    out = []
+    for ply in range(start + 1, match.ply + 1):
+        newest = ply == match.ply
+        view = match_view_for(match=match, player=player, ply=None if newest else ply, seats=seats)
+        if not newest:
+            view["legal"] = None
+        row = actions.get(ply - 1)
+        view["action"] = (
+            {"seat": row["seat"], "code": row["code"], "kind": row["kind"]} if row is not None else None
+        )
+        out.append(Moment(view=view, match=match, seats=seats, newest=newest))
+    return out
+
+
+def match_moments(
+    match_id: int,
+    player: Player | None,
+    *,
+    after: int,
+    status: str | None = None,
+    max_seconds: float | None = None,
+    keepalive: float = KEEPALIVE_SECONDS,
+) -> Iterator[Moment | None]:
+    """A match's moments for its page, each once and in order, as they happen; ``None`` when quiet for
+        ``keepalive`` seconds. Ends after the match is over (with its last moments) or at ``max_seconds``.
+    ``after`` and ``status`` are what the watcher has seen already (its page's ply and status).
+
+        Like the bots' stream, derived from the rows and woken early by the match's Redis channel.
+    """
+    started = time.monotonic()
+    seen = after
+    seen_status = status
+    with waiter_on(match_channel(match_id)) as waiter:
+        quiet_since = time.monotonic()
+        while True:
+            match = Match.objects.filter(pk=match_id).first()
+            if match is None:
+                return
+            if match.ply > seen or match.status != seen_status:
+                seats = list(match.seats.select_related("player").order_by("index"))
+                if match.ply > seen:
+                    yield from moments_since(match=match, seats=seats, player=player, after=seen)
+                elif seen_status is not None:  # no new ply but a new status (started, resigned, aborted)
+                    view = match_view_for(match=match, player=player, seats=seats)
+                    view["action"] = None
+                    yield Moment(view=view, match=match, seats=seats, newest=True)
+                seen, seen_status = match.ply, match.status
+                quiet_since = time.monotonic()
+            if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+                return
+            now = time.monotonic()
+            if max_seconds is not None and now - started >= max_seconds:
+                return
+            if now - quiet_since >= keepalive:
+                yield None
+                quiet_since = now
+            wait = keepalive - (now - quiet_since)
+            if max_seconds is not None:
+                wait = min(wait, max_seconds - (now - started))
+            if not connection.in_atomic_block:
+                # Between looks a watcher holds no database connection: a page open for an hour must
+                # not keep one of the server's connections (the next look opens one again).
+                connection.close()
             waiter.wait(max(wait, 0.05))
 
 

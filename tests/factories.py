@@ -7,14 +7,17 @@ match built here is one the server could have built (seats checked, game dealt w
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import factory
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
-from games.models import Match, Player
+from games.ladder.models import GAMES, Validation
+from games.models import ApiToken, Match, Player
 from games.services import SeatSpec, match_create, token_create
+from games.tokens import token_digest
 
 
 class UserFactory(factory.django.DjangoModelFactory[User]):
@@ -41,9 +44,21 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 class BotPlayerFactory(PlayerFactory):
     """A bot account: a Player marked as a bot, owned by a person."""
 
+    class Meta:
+        skip_postgeneration_save = True
+
     handle = factory.Sequence(lambda n: f"bot-{n}")
     is_bot = True
     owner = factory.SubFactory(UserFactory)
+
+    @factory.post_generation
+    def validated(obj: Player, create: bool, extracted: bool | None, **kwargs: Any) -> None:
+        """A bot that passed validation for every game (``validated=False``: a new bot)."""
+        if create and extracted is not False:
+            for game in GAMES:
+                Validation.objects.create(
+                    player=obj, game=game, status=Validation.Status.PASSED, required=0, passed=0
+                )
 
 
 class MatchFactory(factory.Factory[Match]):
@@ -85,5 +100,12 @@ def seat_spec(seat: SeatSpec | Player | str | None) -> SeatSpec:
 
 
 def token_for(player: Player) -> str:
-    """A fresh API token for the player's account (the service returns it once; the DB keeps a digest)."""
-    return token_create(user=player.user)
+    """A fresh API token for the player's account (the service returns it once; the DB keeps a digest).
+
+    A bot's tokens come from its owner's service, which keeps one at a time; here a further one is
+    stored as that service would, so a test may hold several."""
+    if not player.is_bot:
+        return token_create(user=player.user)
+    token = secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=player.user, digest=token_digest(token), prefix=token[:8])
+    return token

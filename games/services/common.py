@@ -10,7 +10,7 @@ from django.utils import timezone
 from games.engine import State
 from games.errors import MatchNotFound
 from games.events import publish_match_event
-from games.models import Match, Seat
+from games.models import Game, Match, Seat
 from games.selectors import LoadedMatch, match_loaded
 
 #: How long a house bot's turn may wait before the sweeper re-queues its (presumably lost) task.
@@ -35,6 +35,11 @@ def lock_loaded(match_id: int, *, full: bool = False) -> LoadedMatch:
     loaded = match_loaded(match_id=match_id, lock=True, full=full)
     if loaded is None:
         raise MatchNotFound()
+    game = loaded.game
+    if game is not None and loaded.match.ply == game.first_ply:
+        # Until its first action a game may be dealt again from new client seeds (RULES.md section 11),
+        # maybe while this transaction waited for the lock: read its seed now that the lock is held.
+        game.seed = Game.objects.filter(pk=game.pk).values_list("seed", flat=True).get()
     return loaded
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -11,11 +12,17 @@ from django.utils import timezone
 
 from games.bots import BOT_LEVELS
 from games.engine import CODE_OF, RULES_VERSION, Rules, RulesError, State
+from games.engine.fair import client_seed_problem, commitment, deal_seed
 from games.engine.rules import PLAYERS
 from games.errors import (
+    AbortTooLate,
     AlreadySeated,
+    BotNotValidated,
+    GameStarted,
+    InvalidClientSeed,
     InvalidRules,
     InvalidSeats,
+    ManagedMatch,
     MatchNotInProgress,
     MatchNotOpen,
     NotAllowed,
@@ -25,19 +32,24 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
-from games.models import Game, Match, Player, Seat
+from games.ladder.selectors import unvalidated_bots
+from games.models import Action, Game, Match, Player, Seat
 from games.selectors import cache_state, match_rules, with_seats
 from games.services.common import lock_loaded, lock_match, set_turn
+
+log = logging.getLogger(__name__)
 
 MAX_MOVE_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """How a seat starts: a player by handle, a house bot of a level, or empty (all None)."""
+    """How a seat starts: a player by handle, a house bot of a level, or empty (all None); its optional
+    client seed (RULES.md section 11)."""
 
     player: str | None = None
     bot: str | None = None
+    client_seed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +71,11 @@ def match_create(
     format: str = Match.Format.SINGLE,
     format_target: int = 1,
     seats: list[SeatSpec] | None = None,
-    rated: bool = True,
+    rated: bool | None = None,
     clock: Clock | None = None,
     challenge: bool = True,
+    managed: bool = False,
+    client_seed: str | None = None,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
@@ -72,6 +86,17 @@ def match_create(
     bot set to accept automatically). The match starts when every seat is filled and accepted.
     ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
     by entering): the match starts at once when every seat is filled.
+
+    ``managed``: the calling service (a tournament) alone ends the match (``match_call_off``); the
+    games API refuses to abort it.
+
+    ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
+    game's server seed is drawn now and its commitment shown while the match is open.
+
+    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
+    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
+    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
+    organiser's to check.
     """
     if seats is not None:
         if players is None:
@@ -112,6 +137,13 @@ def match_create(
             raise InvalidSeats("a seat holds a player or a house bot, not both")
         if spec.bot and spec.bot not in BOT_LEVELS:
             raise InvalidSeats(f"unknown house bot level {spec.bot!r}: choose from {', '.join(BOT_LEVELS)}")
+        if spec.client_seed is not None:
+            _check_client_seed(spec.client_seed)
+    if client_seed is not None:
+        _check_client_seed(client_seed)
+    server_seed = new_server_seed()
+    if challenge:
+        rated = _rated_for_bots(rules.game, [created_by, *by_handle.values()], rated)
     match = Match.objects.create(
         game=rules.game,
         num_players=rules.players,
@@ -119,18 +151,31 @@ def match_create(
         rules_version=RULES_VERSION,
         format=format,
         format_target=format_target,
-        rated=rated,
+        rated=rated is not False,
+        managed=managed,
         created_by=created_by.user,
         human_move_seconds=clock.human_move_seconds,
         bot_move_seconds=clock.bot_move_seconds,
         max_timeouts=clock.max_timeouts,
+        next_server_seed=server_seed,
+        next_seed_sha256=commitment(server_seed),
     )
     new_seats = []
     for index, spec in enumerate(specs):
         player = by_handle[spec.player] if spec.player else None
         accepted = not challenge or player is None or player.pk == created_by.pk or player.auto_accept
+        seed = spec.client_seed
+        if seed is None and client_seed is not None and player is not None and player.pk == created_by.pk:
+            seed = client_seed
         new_seats.append(
-            Seat(match=match, index=index, player=player, bot_level=spec.bot or "", accepted=accepted)
+            Seat(
+                match=match,
+                index=index,
+                player=player,
+                bot_level=spec.bot or "",
+                accepted=accepted,
+                client_seed=seed or "",
+            )
         )
     Seat.objects.bulk_create(new_seats)
     _start_when_ready(match, new_seats)
@@ -139,14 +184,20 @@ def match_create(
 
 
 @transaction.atomic
-def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Match:
+def seat_join(
+    *, match_id: int, player: Player, seat: int | None = None, client_seed: str | None = None
+) -> Match:
     """Take ``seat`` (or the first empty one); the match starts when its last seat is filled."""
+    if client_seed is not None:
+        _check_client_seed(client_seed)
     loaded = lock_loaded(match_id, full=True)  # match, seats and their players in one statement
     match, seats = loaded.match, loaded.seats
     if match.status != Match.Status.OPEN:
         raise MatchNotOpen()
     if any(s.player_id == player.pk for s in seats):
         raise AlreadySeated()
+    if match.rated:
+        _rated_for_bots(match.game, [player], True)
     if seat is None:
         target = next((s for s in seats if s.is_empty), None)
         if target is None:
@@ -160,7 +211,8 @@ def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Matc
     target.player = player
     target.accepted = True
     target.decline_reason = ""
-    target.save(update_fields=["player", "accepted", "decline_reason"])
+    target.client_seed = client_seed or ""
+    target.save(update_fields=["player", "accepted", "decline_reason", "client_seed"])
     _start_when_ready(match, seats)
     return with_seats(match, seats)
 
@@ -170,19 +222,27 @@ def seat_leave(*, match_id: int, player: Player) -> Match:
     match = lock_match(match_id)
     if match.status != Match.Status.OPEN:
         raise MatchNotOpen("Seats can only be left before the match starts; resign instead.")
-    updated = Seat.objects.filter(match=match, player=player).update(player=None, accepted=True)
+    updated = Seat.objects.filter(match=match, player=player).update(
+        player=None, accepted=True, client_seed=""
+    )
     if not updated:
         raise NotSeated()
     return match
 
 
 @transaction.atomic
-def challenge_accept(*, match_id: int, player: Player) -> Match:
-    """The challenged player takes the seat it was offered."""
+def challenge_accept(*, match_id: int, player: Player, client_seed: str | None = None) -> Match:
+    """The challenged player takes the seat it was offered (with its client seed, if it gives one)."""
+    if client_seed is not None:
+        _check_client_seed(client_seed)
     match = lock_match(match_id)
     seat = _challenged_seat(match, player)
     seat.accepted = True
-    seat.save(update_fields=["accepted"])
+    fields = ["accepted"]
+    if client_seed is not None:
+        seat.client_seed = client_seed
+        fields.append("client_seed")
+    seat.save(update_fields=fields)
     _start_when_ready(match)
     return match
 
@@ -195,7 +255,8 @@ def challenge_decline(*, match_id: int, player: Player, reason: str = "") -> Mat
     seat.player = None
     seat.accepted = True
     seat.decline_reason = reason[:200] or "declined"
-    seat.save(update_fields=["player", "accepted", "decline_reason"])
+    seat.client_seed = ""
+    seat.save(update_fields=["player", "accepted", "decline_reason", "client_seed"])
     return match
 
 
@@ -212,12 +273,38 @@ def _challenged_seat(match: Match, player: Player) -> Seat:
 
 @transaction.atomic
 def match_abort(*, match_id: int, by: Player) -> Match:
-    """The creator (or staff) calls the match off: it is never rated and has no result."""
+    """Call off a match that has not really started: never rated, no result.
+
+    The creator or staff may abort while some seat has not acted yet (as Lichess does: before each
+    side has moved); after that only resigning or the clock ends it, so nobody dodges a rating change.
+    A tournament's match (``managed``) is ended only by the tournament.
+    """
     match = lock_match(match_id)
+    if match.managed:
+        raise ManagedMatch()
     if match.created_by_id != by.user_id and not by.user.is_staff:
         raise NotAllowed("Only the match's creator or staff may abort it.")
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
         raise MatchNotInProgress("The match is already over.")
+    if match.status == Match.Status.IN_PROGRESS:
+        acted = Action.objects.filter(match=match).order_by().values("seat").distinct().count()
+        if acted >= match.num_players:
+            raise AbortTooLate()
+    return _call_off(match)
+
+
+@transaction.atomic
+def match_call_off(*, match_id: int) -> Match:
+    """End a match with no result for the service that manages it (a tournament's no-show,
+    withdrawal or cancellation, whose service checked who asked); a match already over is left as it is."""
+    match = lock_match(match_id)
+    if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+        return match
+    log.info("match %s called off by its managing service at ply %s", match.pk, match.ply)
+    return _call_off(match)
+
+
+def _call_off(match: Match) -> Match:
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     match.status = Match.Status.ABORTED
     match.finish_reason = "aborted"
@@ -227,6 +314,22 @@ def match_abort(*, match_id: int, by: Player) -> Match:
     match.save(update_fields=["status", "finish_reason", "finished_at", "turn_seat", "turn_deadline"])
     publish_match_event(match)
     return match
+
+
+def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> bool:
+    """Whether the match is rated, given the bot accounts at it: a bot not validated for ``game`` makes
+    an unrated match by default and may not play a rated one."""
+    unvalidated = unvalidated_bots(game=game, players=players)
+    if rated is None:
+        return not unvalidated
+    if rated and unvalidated:
+        handles = sorted(p.handle for p in unvalidated)
+        raise BotNotValidated(
+            f"{', '.join(handles)} must pass validation for {game} before playing rated matches "
+            f"(POST /api/v1/bots/{{handle}}/validation/), or create the match unrated.",
+            detail={"bots": handles, "game": game},
+        )
+    return rated
 
 
 def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
@@ -244,18 +347,94 @@ def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
 def deal_game(
     match: Match, *, number: int, seats: list[Seat] | None = None, also_save: tuple[str, ...] = ()
 ) -> Game:
-    """A new game from a seed drawn from the OS's secure source; it stays secret until the game ends.
+    """A new game dealt from the match's committed server seed and the seats' client seeds (RULES.md
+    section 11); the next game's server seed is drawn now from the OS's secure source and committed.
 
     ``also_save`` names fields of ``match`` the caller changed, saved with the turn's.
     """
-    seed = secrets.token_hex(16)
+    if seats is None:
+        seats = list(match.seats.select_related("player").order_by("index"))
+    server_seed = match.next_server_seed or new_server_seed()
+    client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
+    seed = deal_seed(server_seed, client_seeds)
     rules = match_rules(match)
     dealer = number % rules.players
     state = State.new(rules, dealer=dealer, seed=seed)
     decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
     game = Game.objects.create(
-        match=match, number=number, seed=seed, decks=decks, dealer=dealer, first_ply=match.ply
+        match=match,
+        number=number,
+        seed=seed,
+        server_seed=server_seed,
+        client_seeds=client_seeds,
+        decks=decks,
+        dealer=dealer,
+        first_ply=match.ply,
     )
+    following = new_server_seed()
+    match.seed_sha256 = commitment(server_seed)
+    match.next_server_seed = following
+    match.next_seed_sha256 = commitment(following)
     cache_state(game, match.ply, state)
-    set_turn(match, state, seats, also_save=also_save)
+    set_turn(
+        match,
+        state,
+        seats,
+        also_save=(*also_save, "seed_sha256", "next_server_seed", "next_seed_sha256"),
+    )
     return game
+
+
+def new_server_seed() -> str:
+    """32 bytes from the OS's cryptographic source, as 64 lowercase hexadecimal characters."""
+    return secrets.token_hex(32)
+
+
+def _check_client_seed(value: str) -> None:
+    problem = client_seed_problem(value)
+    if problem is not None:
+        raise InvalidClientSeed(problem[0].upper() + problem[1:] + ".")
+
+
+@transaction.atomic
+def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match:
+    """The caller's seat gives its client seed (RULES.md section 11): it counts for every game of the
+    match dealt from now on, and for the current game while that game has no action yet (its deal is
+    then made again from the new seed). After the current game's first action: 409 game_started.
+    """
+    _check_client_seed(client_seed)
+    loaded = lock_loaded(match_id, full=True)
+    match, seats, game = loaded.match, loaded.seats, loaded.game
+    seat = next((s for s in seats if s.player_id == player.pk), None)
+    if seat is None:
+        raise NotSeated()
+    if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+        raise MatchNotInProgress("The match is over: its deals are done.")
+    if match.status == Match.Status.IN_PROGRESS:
+        assert game is not None, "a match in progress has a current game"
+        if match.ply != game.first_ply:
+            raise GameStarted(
+                f"Game {game.number} has begun: a client seed counts only before a game's first action."
+            )
+    seat.client_seed = client_seed
+    seat.save(update_fields=["client_seed"])
+    if match.status == Match.Status.IN_PROGRESS and game is not None:
+        state = _redeal(match, game, seats)
+        set_turn(match, state, seats)  # the turn starts again with the new cards, and streams hear of it
+    else:
+        publish_match_event(match, seats)
+    return with_seats(match, seats)
+
+
+def _redeal(match: Match, game: Game, seats: list[Seat]) -> State:
+    """Deal ``game`` (no action yet) again from its server seed and the seats' client seeds now."""
+    game = Game.objects.get(pk=game.pk)
+    client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
+    seed = deal_seed(game.server_seed, client_seeds)
+    state = State.new(match_rules(match), dealer=game.dealer, seed=seed)
+    game.client_seeds = client_seeds
+    game.seed = seed
+    game.decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
+    game.save(update_fields=["client_seeds", "seed", "decks"])
+    cache_state(game, match.ply, state)
+    return state

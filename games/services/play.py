@@ -27,6 +27,7 @@ from games.errors import (
     StalePly,
 )
 from games.events import publish_match_event
+from games.ladder.incidents import refusal_record, timeout_record
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import cache_state, game_state
 from games.services.common import (
@@ -41,6 +42,7 @@ from games.services.common import (
 )
 from games.services.matches import deal_game
 from games.signals import match_finished
+from tute_site.exceptions import error_body
 
 #: The bot that plays for a seat whose clock ran out.
 TIMEOUT_BOT = "rule"
@@ -60,11 +62,34 @@ class Applied:
     game: Game | None = None
 
 
-@transaction.atomic
 def action_submit(
     *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
 ) -> Applied:
-    """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer."""
+    """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer.
+
+    A bot account's refused action is recorded once its transaction has rolled back (its author's
+    status page, its validation and its event stream show it), then the refusal is raised as before.
+    """
+    try:
+        return _action_submit(
+            match_id=match_id, player=player, code=code, ply=ply, idempotency_key=idempotency_key
+        )
+    except IllegalActionError as exc:
+        if player.is_bot:
+            refusal_record(
+                match_id=match_id,
+                player=player,
+                code=code,
+                ply=ply,
+                answer=error_body(exc.code, exc.message, exc.detail),
+            )
+        raise
+
+
+@transaction.atomic
+def _action_submit(
+    *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
+) -> Applied:
     loaded = lock_loaded(match_id)
     match, seats = loaded.match, loaded.seats
     if idempotency_key:
@@ -141,6 +166,7 @@ def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
     code = house_bot_action(TIMEOUT_BOT, state, seat.index, seed=_bot_seed(game, ply))
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
+    timeout_record(match=match, seat=seat, ply=ply, code=code)
     applied = _act(
         match,
         seats=seats,

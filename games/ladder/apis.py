@@ -1,0 +1,85 @@
+"""The ladder's API views in the games app: a bot's validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.ladder.models import Validation
+from games.ladder.selectors import notices_of
+from games.ladder.services import validation_request
+from games.models import Match, Player
+from games.streams import incident_notices
+from tute_site.serializers import Serializer
+
+
+def validation_out(validation: Validation) -> dict[str, Any]:
+    return {
+        "game": validation.game,
+        "status": validation.status,
+        "passed": validation.passed,
+        "required": validation.required,
+        "failure_reason": validation.failure_reason,
+        "failure_incident": validation.failure_id,
+    }
+
+
+class ValidationOutput(Serializer):
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=Validation.Status.choices)
+    passed = serializers.IntegerField()
+    required = serializers.IntegerField()  # type: ignore[assignment]  # (popped by the metaclass)
+    failure_reason = serializers.CharField()
+    failure_incident = serializers.IntegerField(allow_null=True, help_text="The incident that failed it.")
+
+
+class ValidationRequestApi(APIView):
+    """The owner asks for (or, after a failure, repeats) the bot's validation for a game."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "ValidationRequestInput"
+
+        game = serializers.ChoiceField(choices=Match.GameName.choices)
+
+    @extend_schema(request=InputSerializer, responses={202: ValidationOutput})
+    def post(self, request: Request, handle: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        validation = validation_request(owner=request.user, handle=handle, game=data.validated_data["game"])
+        return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
+
+
+class MyNoticesApi(APIView):
+    """Polling's counterpart of the stream's action_refused, timeout and forfeit_warning events."""
+
+    permission_classes = [IsAuthenticated]
+
+    class FilterSerializer(Serializer):
+        class Meta:
+            ref_name = "NoticesParams"
+
+        after = serializers.IntegerField(
+            required=False, min_value=0, help_text="The last notice id seen; without it, the last 5 minutes."
+        )
+
+    @extend_schema(parameters=[FilterSerializer])
+    def get(self, request: Request) -> Response:
+        params = self.FilterSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        player = Player.objects.filter(user_id=request.user.pk or 0).first()
+        notices: list[dict[str, Any]] = []
+        incidents = (
+            [] if player is None else notices_of(player=player, after=params.validated_data.get("after"))
+        )
+        for incident in incidents:
+            notices.extend({"id": incident.pk, **n} for n in incident_notices(incident))
+        return Response({"results": notices, "last": max((n["id"] for n in notices), default=None)})
