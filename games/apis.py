@@ -23,9 +23,9 @@ from rest_framework.views import APIView
 
 from games.engine.rules import PLAYERS
 from games.errors import MatchNotFinished, MatchNotFound, PeopleOnly
-from games.ladder.apis import validation_out
+from games.ladder.apis import ValidationOutput, validation_out
 from games.ladder.models import BotProfile
-from games.ladder.services import bot_seen, ladder_games_set
+from games.ladder.services import bot_seen, ladder_games_set, push_endpoint_set, validation_request
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -546,11 +546,19 @@ class BotOutput(Serializer):
         help_text="Per game: status (pending, running, passed, failed), passed, required, failure_reason."
     )
 
+    push_url = serializers.SerializerMethodField(help_text="A push bot's endpoint, else an empty string.")
+
     def get_games(self, bot: Player) -> list[str]:
         try:
             return list(bot.ladder.ladder_games)
         except BotProfile.DoesNotExist:
             return []
+
+    def get_push_url(self, bot: Player) -> str:
+        try:
+            return bot.ladder.push_url
+        except BotProfile.DoesNotExist:
+            return ""
 
     @extend_schema_field(serializers.DictField(child=serializers.DictField()))
     def get_validation(self, bot: Player) -> dict[str, Any]:
@@ -605,6 +613,13 @@ class BotSettingsApi(APIView):
             help_text="The games the bot plays on the ladder ([] leaves it); validation starts for each "
             "one it has not passed.",
         )
+        push_url = serializers.URLField(
+            required=False,
+            allow_blank=True,
+            max_length=200,
+            help_text="An HTTPS endpoint on a public address: the server POSTs each your_turn there, "
+            'signed, and plays the answer\'s action ("" turns push off). The answer shows push_secret once.',
+        )
 
     @extend_schema(request=InputSerializer, responses=BotOutput)
     def patch(self, request: Request, handle: str) -> Response:
@@ -615,7 +630,36 @@ class BotSettingsApi(APIView):
         bot = bot_settings_update(owner=user, handle=handle, auto_accept=v.get("auto_accept"))
         if "games" in v:
             bot = ladder_games_set(owner=user, handle=handle, games=v["games"])
-        return Response(BotOutput(bot).data)
+        push_secret = None
+        if "push_url" in v:
+            push_secret = push_endpoint_set(owner=user, handle=handle, url=v["push_url"])
+            bot = Player.objects.get(pk=bot.pk)
+        out = dict(BotOutput(bot).data)
+        if push_secret is not None:
+            out["push_secret"] = push_secret  # shown this once
+            return secret(Response(out))
+        return Response(out)
+
+
+class ValidationRequestApi(APIView):
+    """The owner asks for (or, after a failure, repeats) the bot's validation for a game."""
+
+    permission_classes = [IsPerson]
+
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "ValidationRequestInput"
+
+        game = serializers.ChoiceField(choices=Match.GameName.choices)
+
+    @extend_schema(request=InputSerializer, responses={202: ValidationOutput})
+    def post(self, request: Request, handle: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        validation = validation_request(
+            owner=signed_in_user(request), handle=handle, game=data.validated_data["game"]
+        )
+        return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
 
 
 class MyTurnsApi(PagedList, APIView):

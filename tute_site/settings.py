@@ -411,6 +411,10 @@ TUTE_LADDER_MAX_PER_DAY = env_int("TUTE_LADDER_MAX_PER_DAY", 500)  # ladder matc
 TUTE_LADDER_OWNER_MAX_CONCURRENT = env_int("TUTE_LADDER_OWNER_MAX_CONCURRENT", 6)  # all of an owner's bots
 TUTE_LADDER_OWNER_MAX_PER_DAY = env_int("TUTE_LADDER_OWNER_MAX_PER_DAY", 2000)
 TUTE_LADDER_MOVE_SECONDS = env_int("TUTE_LADDER_MOVE_SECONDS", 15)  # a bot's time per move on the ladder
+# Push bots: seconds an endpoint has to answer (at most the move's time less one); TUTE_PUSH_ALLOW_LOCAL
+# also allows plain http to loopback addresses, for tests only: never set it in production.
+TUTE_PUSH_TIMEOUT_SECONDS = env_int("TUTE_PUSH_TIMEOUT_SECONDS", 5)
+TUTE_PUSH_ALLOW_LOCAL = env_bool("TUTE_PUSH_ALLOW_LOCAL", False)
 TUTE_LADDER_TUTE4_PARTNER = os.environ.get("TUTE_LADDER_TUTE4_PARTNER", "rule")  # a bot's house partner
 
 # --- security (on when DEBUG is off; each overridable) --------------------------------------------------

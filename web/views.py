@@ -37,6 +37,7 @@ from tute_site.exceptions import ApplicationError
 from web import live, selectors
 from web.charts import rating_chart
 from web.errors import error_text
+from web.fairness import luck_rows, verify_panel, verify_strings
 from web.forms import BotChallengeForm, BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
@@ -149,6 +150,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
+            "verify_games": verify_panel(match),
+            "luck": luck_rows(match, my_seat),
+            "verify_strings": verify_strings(),
         },
     )
 
