@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -36,6 +37,7 @@ from tute_site.exceptions import ApplicationError
 from web import live, selectors
 from web.charts import rating_chart
 from web.errors import error_text
+from web.fairness import luck_rows, verify_panel, verify_strings
 from web.forms import BotChallengeForm, BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
@@ -148,6 +150,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
+            "verify_games": verify_panel(match),
+            "luck": luck_rows(match, my_seat),
+            "verify_strings": verify_strings(),
         },
     )
 
@@ -187,8 +192,14 @@ def play(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        player_for_user(user=user)
+        try:
+            with transaction.atomic():
+                user = form.save()
+                player_for_user(user=user)
+        except IntegrityError:
+            # The same username signed up a moment ago, between the form's check and the insert.
+            form.add_error("username", _("A user with that username already exists."))
+            return render(request, "registration/signup.html", {"form": form})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
         return redirect("web:home")
