@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,8 +13,7 @@ from rest_framework.views import APIView
 
 from games.ladder.models import Validation
 from games.ladder.selectors import notices_of
-from games.ladder.services import validation_request
-from games.models import Match, Player
+from games.models import Player
 from games.streams import incident_notices
 from tute_site.serializers import Serializer
 
@@ -37,25 +36,6 @@ class ValidationOutput(Serializer):
     required = serializers.IntegerField()  # type: ignore[assignment]  # (popped by the metaclass)
     failure_reason = serializers.CharField()
     failure_incident = serializers.IntegerField(allow_null=True, help_text="The incident that failed it.")
-
-
-class ValidationRequestApi(APIView):
-    """The owner asks for (or, after a failure, repeats) the bot's validation for a game."""
-
-    permission_classes = [IsAuthenticated]
-
-    class InputSerializer(Serializer):
-        class Meta:
-            ref_name = "ValidationRequestInput"
-
-        game = serializers.ChoiceField(choices=Match.GameName.choices)
-
-    @extend_schema(request=InputSerializer, responses={202: ValidationOutput})
-    def post(self, request: Request, handle: str) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        validation = validation_request(owner=request.user, handle=handle, game=data.validated_data["game"])
-        return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
 
 
 class MyNoticesApi(APIView):

@@ -139,11 +139,12 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
 
 
 @transaction.atomic
-def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
+def turn_timeout(*, match_id: int, ply: int, now: bool = False) -> Applied | None:
     """The sweeper's service for a turn past its deadline at ``ply``.
 
     A house bot's turn is queued again (its task was lost). A seat's turn gets the rule bot's move,
-    recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th.
+    recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th. ``now``: the turn is
+    lost already, before its deadline (a push bot's endpoint failed); never for a house bot's turn.
     """
     loaded = lock_loaded(match_id, full=True)  # with the turn's deadline, which play reads leave out
     match, seats, game = loaded.match, loaded.seats, loaded.game
@@ -154,9 +155,11 @@ def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
         or game is None
     ):
         return None
-    if match.turn_deadline is None or match.turn_deadline > timezone.now():
-        return None
     seat = next(s for s in seats if s.index == match.turn_seat)
+    if now and seat.bot_level:
+        return None
+    if not now and (match.turn_deadline is None or match.turn_deadline > timezone.now()):
+        return None
     state = game_state(match=match, game=game)
     if seat.bot_level:
         set_turn(match, state, seats, seat_map=game.seat_map)  # a fresh deadline, the task queued again
