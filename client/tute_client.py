@@ -191,7 +191,7 @@ class TuteClient:
         """Create a match: ``game`` is ``"tute2"``, ``"tute4"`` or ``"pocha"``.
 
         ``seats`` lists each seat as ``{"player": handle}`` (a challenge, unless it is the caller),
-        ``{"bot": "random"|"rule"}`` (a house bot) or ``{}`` (empty). Without seats the caller sits at
+        ``{"bot": "random"|"rule"|"search"}`` (a house bot) or ``{}`` (empty). Without seats the caller sits at
         seat 0. ``options`` are the other fields of ``POST /api/v1/matches/``: ``players``, ``options``
         (rules flags), ``format``, ``games``, ``rated``, ``human_move_seconds``, ``bot_move_seconds``,
         ``max_timeouts``.

@@ -58,7 +58,7 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import Pagination
+from tute_site.api import PagedList, Pagination
 from tute_site.serializers import Serializer
 
 
@@ -228,7 +228,7 @@ def match_out(match: Match) -> dict[str, Any]:
 # -- matches --------------------------------------------------------------------------------------------
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(PagedList, APIView):
     class FilterSerializer(Serializer):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
@@ -299,10 +299,8 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paginator = Pagination()
         qs: QuerySet[Match] = matches_list(**filters.validated_data)
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+        return self.page_response(request, qs, MatchOutput)
 
     @extend_schema(request=InputSerializer, responses={201: MatchOutput})
     def post(self, request: Request) -> Response:
@@ -567,7 +565,7 @@ class BotOutput(Serializer):
         return {v.game: validation_out(v) for v in bot.validations.all()}
 
 
-class BotListCreateApi(APIView):
+class BotListCreateApi(PagedList, APIView):
     permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
@@ -585,9 +583,7 @@ class BotListCreateApi(APIView):
             .prefetch_related("validations")
             .order_by("handle")
         )
-        paginator = Pagination()
-        page = paginator.paginate_queryset(bots, request, view=self)
-        return paginator.get_paginated_response(BotOutput(page, many=True).data)
+        return self.page_response(request, bots, BotOutput)
 
     @extend_schema(
         request=InputSerializer,
@@ -666,7 +662,7 @@ class ValidationRequestApi(APIView):
         return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
 
 
-class MyTurnsApi(APIView):
+class MyTurnsApi(PagedList, APIView):
     """Polling for clients that cannot stream: the matches where it is the caller's turn now."""
 
     permission_classes = [IsAuthenticated]
@@ -748,7 +744,7 @@ class TokenOutput(Serializer):
     last_used_at = serializers.DateTimeField(allow_null=True)
 
 
-class MyTokenCreateApi(APIView):
+class MyTokenCreateApi(PagedList, APIView):
     """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
     once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
@@ -756,9 +752,7 @@ class MyTokenCreateApi(APIView):
 
     @extend_schema(responses=TokenOutput(many=True))
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(tokens_of(user=signed_in_user(request)), request, view=self)
-        return paginator.get_paginated_response(TokenOutput(page, many=True).data)
+        return self.page_response(request, tokens_of(user=signed_in_user(request)), TokenOutput)
 
     @extend_schema(
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}

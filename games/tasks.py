@@ -9,6 +9,7 @@ from django.db import OperationalError
 
 from games.ladder.services import push_turn
 from games.services import bot_turn_play, overdue_turns, turn_timeout
+from games.services.luck import game_luck_compute
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,12 @@ def sweep_overdue_turns() -> int:
         else:
             handled += 1
     return handled
+
+
+@shared_task(name="games.game_luck", acks_late=True, soft_time_limit=50, time_limit=60)
+def game_luck(game_id: int) -> None:
+    """Work out a finished game's luck figure (house bots playing its deal); a no-op once stored."""
+    game_luck_compute(game_id=game_id)
 
 
 @shared_task(

@@ -52,12 +52,16 @@ def side_of(match: Match, seat: int) -> int:
 
 
 def turn_after(
-    match: Match, state: State, seats: list[Seat] | None = None
+    match: Match, state: State, seats: list[Seat] | None = None, *, seat_map: list[int] | None = None
 ) -> tuple[int | None, datetime | None]:
-    """Whose turn it is in ``state`` and its deadline, by the kind of seat (house bot, bot account, person)."""
+    """Whose turn it is in ``state`` and its deadline, by the kind of seat (house bot, bot account, person).
+
+    ``seat_map`` (a duplicate match's game) gives the match seat holding each game seat."""
     seat_index = state.current_player()
     if seat_index is None:
         return None, None
+    if seat_map:
+        seat_index = int(seat_map[seat_index])
     if seats is None:
         seat = Seat.objects.select_related("player").get(match=match, index=seat_index)
     else:
@@ -86,10 +90,15 @@ def turn_started(match: Match, seats: list[Seat] | None = None) -> None:
 
 
 def set_turn(
-    match: Match, state: State, seats: list[Seat] | None = None, *, also_save: tuple[str, ...] = ()
+    match: Match,
+    state: State,
+    seats: list[Seat] | None = None,
+    *,
+    also_save: tuple[str, ...] = (),
+    seat_map: list[int] | None = None,
 ) -> None:
     """Record whose turn it is and until when (with the ``also_save`` fields), then start that turn."""
-    match.turn_seat, match.turn_deadline = turn_after(match, state, seats)
+    match.turn_seat, match.turn_deadline = turn_after(match, state, seats, seat_map=seat_map)
     match.save(update_fields=["turn_seat", "turn_deadline", *also_save])
     turn_started(match, seats)
 
