@@ -296,6 +296,7 @@ SPECTACULAR_SETTINGS = {
         "MatchFormatEnum": "games.models.Match.Format",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "HouseBotLevelEnum": "games.bots.BOT_LEVELS",
+        "GameEnum": "games.models.Match.GameName",
     },
 }
 
@@ -313,6 +314,14 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# Open streams (the bots' event stream, the match page's live feed) per account, per client address and
+# per web process (0: no cap). Past the first two: 429 too_many_streams; past the third: 503
+# streams_busy. Keep the per-process cap below the process's request threads (gunicorn's --threads), so
+# requests always find a thread. With CACHE_URL the account and address caps hold across processes.
+TUTE_STREAMS_PER_ACCOUNT = env_int("TUTE_STREAMS_PER_ACCOUNT", 3)
+TUTE_STREAMS_PER_ADDRESS = env_int("TUTE_STREAMS_PER_ADDRESS", 10)
+TUTE_STREAMS_PER_PROCESS = env_int("TUTE_STREAMS_PER_PROCESS", 8)
 
 # --- Celery ---------------------------------------------------------------------------------------------
 
