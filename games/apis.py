@@ -23,9 +23,9 @@ from rest_framework.views import APIView
 
 from games.engine.rules import PLAYERS
 from games.errors import MatchNotFinished, MatchNotFound, PeopleOnly
-from games.ladder.apis import validation_out
+from games.ladder.apis import ValidationOutput, validation_out
 from games.ladder.models import BotProfile
-from games.ladder.services import bot_seen, ladder_games_set
+from games.ladder.services import bot_seen, ladder_games_set, push_endpoint_set, validation_request
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -58,8 +58,9 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import Pagination
+from tute_site.api import PagedList, Pagination, client_address
 from tute_site.serializers import Serializer
+from tute_site.streams import LeasedLines, stream_lease
 
 
 def caller(request: Request) -> Player | None:
@@ -228,7 +229,7 @@ def match_out(match: Match) -> dict[str, Any]:
 # -- matches --------------------------------------------------------------------------------------------
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(PagedList, APIView):
     class FilterSerializer(Serializer):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
@@ -299,10 +300,8 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paginator = Pagination()
         qs: QuerySet[Match] = matches_list(**filters.validated_data)
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+        return self.page_response(request, qs, MatchOutput)
 
     @extend_schema(request=InputSerializer, responses={201: MatchOutput})
     def post(self, request: Request) -> Response:
@@ -548,18 +547,26 @@ class BotOutput(Serializer):
         help_text="Per game: status (pending, running, passed, failed), passed, required, failure_reason."
     )
 
+    push_url = serializers.SerializerMethodField(help_text="A push bot's endpoint, else an empty string.")
+
     def get_games(self, bot: Player) -> list[str]:
         try:
             return list(bot.ladder.ladder_games)
         except BotProfile.DoesNotExist:
             return []
 
+    def get_push_url(self, bot: Player) -> str:
+        try:
+            return bot.ladder.push_url
+        except BotProfile.DoesNotExist:
+            return ""
+
     @extend_schema_field(serializers.DictField(child=serializers.DictField()))
     def get_validation(self, bot: Player) -> dict[str, Any]:
         return {v.game: validation_out(v) for v in bot.validations.all()}
 
 
-class BotListCreateApi(APIView):
+class BotListCreateApi(PagedList, APIView):
     permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
@@ -577,9 +584,7 @@ class BotListCreateApi(APIView):
             .prefetch_related("validations")
             .order_by("handle")
         )
-        paginator = Pagination()
-        page = paginator.paginate_queryset(bots, request, view=self)
-        return paginator.get_paginated_response(BotOutput(page, many=True).data)
+        return self.page_response(request, bots, BotOutput)
 
     @extend_schema(
         request=InputSerializer,
@@ -609,6 +614,13 @@ class BotSettingsApi(APIView):
             help_text="The games the bot plays on the ladder ([] leaves it); validation starts for each "
             "one it has not passed.",
         )
+        push_url = serializers.URLField(
+            required=False,
+            allow_blank=True,
+            max_length=200,
+            help_text="An HTTPS endpoint on a public address: the server POSTs each your_turn there, "
+            'signed, and plays the answer\'s action ("" turns push off). The answer shows push_secret once.',
+        )
 
     @extend_schema(request=InputSerializer, responses=BotOutput)
     def patch(self, request: Request, handle: str) -> Response:
@@ -619,10 +631,39 @@ class BotSettingsApi(APIView):
         bot = bot_settings_update(owner=user, handle=handle, auto_accept=v.get("auto_accept"))
         if "games" in v:
             bot = ladder_games_set(owner=user, handle=handle, games=v["games"])
-        return Response(BotOutput(bot).data)
+        push_secret = None
+        if "push_url" in v:
+            push_secret = push_endpoint_set(owner=user, handle=handle, url=v["push_url"])
+            bot = Player.objects.get(pk=bot.pk)
+        out = dict(BotOutput(bot).data)
+        if push_secret is not None:
+            out["push_secret"] = push_secret  # shown this once
+            return secret(Response(out))
+        return Response(out)
 
 
-class MyTurnsApi(APIView):
+class ValidationRequestApi(APIView):
+    """The owner asks for (or, after a failure, repeats) the bot's validation for a game."""
+
+    permission_classes = [IsPerson]
+
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "ValidationRequestInput"
+
+        game = serializers.ChoiceField(choices=Match.GameName.choices)
+
+    @extend_schema(request=InputSerializer, responses={202: ValidationOutput})
+    def post(self, request: Request, handle: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        validation = validation_request(
+            owner=signed_in_user(request), handle=handle, game=data.validated_data["game"]
+        )
+        return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
+
+
+class MyTurnsApi(PagedList, APIView):
     """Polling for clients that cannot stream: the matches where it is the caller's turn now."""
 
     permission_classes = [IsAuthenticated]
@@ -674,8 +715,10 @@ class EventStreamApi(APIView):
     def get(self, request: Request) -> StreamingHttpResponse:
         params = self.FilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        lines = event_lines(signed_in(request), max_seconds=params.validated_data.get("max_seconds", 3600))
-        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+        player = signed_in(request)
+        lease = stream_lease(account=player.user_id, address=client_address(request))  # 429 past the caps
+        lines = event_lines(player, max_seconds=params.validated_data.get("max_seconds", 3600))
+        response = StreamingHttpResponse(LeasedLines(lines, lease), content_type="application/x-ndjson")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
         return response
@@ -704,7 +747,7 @@ class TokenOutput(Serializer):
     last_used_at = serializers.DateTimeField(allow_null=True)
 
 
-class MyTokenCreateApi(APIView):
+class MyTokenCreateApi(PagedList, APIView):
     """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
     once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
@@ -712,9 +755,7 @@ class MyTokenCreateApi(APIView):
 
     @extend_schema(responses=TokenOutput(many=True))
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(tokens_of(user=signed_in_user(request)), request, view=self)
-        return paginator.get_paginated_response(TokenOutput(page, many=True).data)
+        return self.page_response(request, tokens_of(user=signed_in_user(request)), TokenOutput)
 
     @extend_schema(
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}

@@ -176,3 +176,9 @@ class UnknownGame(ApplicationError):
     code = "unknown_game"
     http_status = status.HTTP_400_BAD_REQUEST
     message = "No such game."
+
+
+class InvalidPushUrl(ApplicationError):
+    code = "invalid_push_url"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "A push URL must be https:// on a public address."

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 from django.db import OperationalError
 
 from games.ladder.services import ladder_match_finished
 from matchmaking.services import ladder_tick
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(
@@ -26,4 +30,12 @@ def ladder_match_finished_task(match_id: int) -> None:
 @shared_task(name="matchmaking.tick", acks_late=True, soft_time_limit=50, time_limit=60)
 def matchmaker_tick() -> int:
     """Periodic (celery beat): start due validation matches, pair the online ladder bots."""
-    return ladder_tick().matches
+    report = ladder_tick()
+    log.info(
+        "ladder tick: %d matches, %d validation matches, %d settled in %.4f s",
+        report.matches,
+        report.validations,
+        report.settled,
+        report.seconds,
+    )
+    return report.matches

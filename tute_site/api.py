@@ -13,12 +13,15 @@ from django.conf import settings
 from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
+from django.http import HttpRequest
 from django.utils.connection import ConnectionProxy
 from rest_framework import exceptions, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -26,8 +29,20 @@ if TYPE_CHECKING:  # rest_framework.views imports the settings that name this mo
     from collections.abc import Mapping
 
     from rest_framework.renderers import BaseRenderer
-    from rest_framework.request import Request
     from rest_framework.views import APIView
+
+
+def client_address(request: HttpRequest) -> str:
+    """The client's address, as DRF's throttles read it: the connection's own, or with
+    ``TUTE_PROXY_COUNT`` proxies in front, the address the outermost of them saw (X-Forwarded-For's
+    entry that many from the end; the entries before it are the client's to write)."""
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    proxies = settings.TUTE_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if not proxies or not forwarded:
+        return remote
+    hops = [hop.strip() for hop in str(forwarded).split(",") if hop.strip()]
+    return hops[-min(proxies, len(hops))] if hops else remote
 
 
 class RequestTooLarge(exceptions.APIException):
@@ -62,6 +77,19 @@ class LimitedJSONParser(JSONParser):
 class Pagination(PageNumberPagination):
     page_size_query_param = "page_size"
     max_page_size = 100
+
+
+class PagedList:
+    """Mixed into an APIView whose GET answers one page of a list (``count``, ``next``, ``previous``,
+    ``results``): ``pagination_class`` also tells drf-spectacular to document the page and its
+    ``page``/``page_size`` parameters, not a plain array."""
+
+    pagination_class = Pagination
+
+    def page_response(self, request: Request, items: Any, output: Any) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(items, request, view=self)  # type: ignore[arg-type]
+        return paginator.get_paginated_response(output(page, many=True).data)
 
 
 class AccountAndAddressThrottle(SimpleRateThrottle):

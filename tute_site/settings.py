@@ -9,6 +9,7 @@ and the HTTPS hardening below is on.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,9 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from our own static files, no CDN
+    "axes",
+    "csp",
     "games",
     "tournaments",
     "ratings",
@@ -99,7 +103,45 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "tute_site.middleware.WebsiteMessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# --- sign-in throttling (django-axes) and the Content-Security-Policy (django-csp) ------------------------
+
+# Failed sign-ins (the website's /login/ and /admin/login/) are counted per account and per client address,
+# in the database (shared by every process); past the limit that account, or that address, is refused
+# with 429 for the cool-off time, before any password is hashed. A success resets the account's count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("TUTE_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("TUTE_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a reverse proxy: how many proxies append to X-Forwarded-For (0: the connection's own address).
+TUTE_PROXY_COUNT = env_int("TUTE_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "tute_site.api.client_address"
+
+# Everything the site loads comes from itself: no inline script or style, no CDN, no framing. The API
+# docs pages relax style-src only (tute_site/urls.py): Swagger UI's and Redoc's own inline styles.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "tute_site.urls"
 WSGI_APPLICATION = "tute_site.wsgi.application"
@@ -162,6 +204,19 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- i18n -----------------------------------------------------------------------------------------------
 
+# E-mail (password resets): SMTP when EMAIL_HOST is set, else the console (make run prints the mail).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tute Arena <noreply@localhost>")
+
 LANGUAGE_CODE = "en-us"
 # The website speaks English and Spanish (LocaleMiddleware picks one; the switcher sets it).
 LANGUAGES = [("en", "English"), ("es", "Español")]
@@ -216,6 +271,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "tute_site.exceptions.exception_handler",
     # Per token (authenticated user) and per client address; 429 with Retry-After past the limit.
     "DEFAULT_THROTTLE_CLASSES": ["tute_site.api.AccountAndAddressThrottle"],
+    # The client's address: the connection's, or the one TUTE_PROXY_COUNT proxies put in X-Forwarded-For
+    # (never a header the client could have written itself).
+    "NUM_PROXIES": TUTE_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("TUTE_THROTTLE_USER", "1200/min"),
         "address": os.environ.get("TUTE_THROTTLE_ADDRESS", "3000/min"),
@@ -228,12 +286,17 @@ SPECTACULAR_SETTINGS = {
     '{"code", "message", "detail"}.',
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from this site's static files (drf-spectacular-sidecar), never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Choice sets shared by several fields get one name each (tournaments reuse the games' ones).
     "ENUM_NAME_OVERRIDES": {
         "MatchFormatEnum": "games.models.Match.Format",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "HouseBotLevelEnum": "games.bots.BOT_LEVELS",
+        "GameEnum": "games.models.Match.GameName",
     },
 }
 
@@ -251,6 +314,14 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# Open streams (the bots' event stream, the match page's live feed) per account, per client address and
+# per web process (0: no cap). Past the first two: 429 too_many_streams; past the third: 503
+# streams_busy. Keep the per-process cap below the process's request threads (gunicorn's --threads), so
+# requests always find a thread. With CACHE_URL the account and address caps hold across processes.
+TUTE_STREAMS_PER_ACCOUNT = env_int("TUTE_STREAMS_PER_ACCOUNT", 3)
+TUTE_STREAMS_PER_ADDRESS = env_int("TUTE_STREAMS_PER_ADDRESS", 10)
+TUTE_STREAMS_PER_PROCESS = env_int("TUTE_STREAMS_PER_PROCESS", 8)
 
 # --- Celery ---------------------------------------------------------------------------------------------
 
@@ -272,6 +343,15 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_CONNECTION_RETRY = True
     CELERY_BROKER_CONNECTION_MAX_RETRIES = None
     CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+    # A task queued while Redis is away (the house bot's next turn, queued on commit) is retried for
+    # about 10 s instead of 0.6 s, so a restart does not leave the turn to the sweeper; a longer outage
+    # still does (turn deadlines, TUTE_SWEEP_SECONDS).
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {
+        "max_retries": env_int("TUTE_BROKER_PUBLISH_RETRIES", 12),
+        "interval_start": 0,
+        "interval_step": 0.5,
+        "interval_max": 1,
+    }
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("TUTE_BROKER_VISIBILITY_TIMEOUT", 3600),
         "retry_on_timeout": True,
@@ -340,6 +420,10 @@ TUTE_LADDER_MAX_PER_DAY = env_int("TUTE_LADDER_MAX_PER_DAY", 500)  # ladder matc
 TUTE_LADDER_OWNER_MAX_CONCURRENT = env_int("TUTE_LADDER_OWNER_MAX_CONCURRENT", 6)  # all of an owner's bots
 TUTE_LADDER_OWNER_MAX_PER_DAY = env_int("TUTE_LADDER_OWNER_MAX_PER_DAY", 2000)
 TUTE_LADDER_MOVE_SECONDS = env_int("TUTE_LADDER_MOVE_SECONDS", 15)  # a bot's time per move on the ladder
+# Push bots: seconds an endpoint has to answer (at most the move's time less one); TUTE_PUSH_ALLOW_LOCAL
+# also allows plain http to loopback addresses, for tests only: never set it in production.
+TUTE_PUSH_TIMEOUT_SECONDS = env_int("TUTE_PUSH_TIMEOUT_SECONDS", 5)
+TUTE_PUSH_ALLOW_LOCAL = env_bool("TUTE_PUSH_ALLOW_LOCAL", False)
 TUTE_LADDER_TUTE4_PARTNER = os.environ.get("TUTE_LADDER_TUTE4_PARTNER", "rule")  # a bot's house partner
 
 # --- security (on when DEBUG is off; each overridable) --------------------------------------------------

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
-from rest_framework import serializers, status
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -13,8 +13,7 @@ from rest_framework.views import APIView
 
 from games.ladder.models import Validation
 from games.ladder.selectors import notices_of
-from games.ladder.services import validation_request
-from games.models import Match, Player
+from games.models import Player
 from games.streams import incident_notices
 from tute_site.serializers import Serializer
 
@@ -39,25 +38,6 @@ class ValidationOutput(Serializer):
     failure_incident = serializers.IntegerField(allow_null=True, help_text="The incident that failed it.")
 
 
-class ValidationRequestApi(APIView):
-    """The owner asks for (or, after a failure, repeats) the bot's validation for a game."""
-
-    permission_classes = [IsAuthenticated]
-
-    class InputSerializer(Serializer):
-        class Meta:
-            ref_name = "ValidationRequestInput"
-
-        game = serializers.ChoiceField(choices=Match.GameName.choices)
-
-    @extend_schema(request=InputSerializer, responses={202: ValidationOutput})
-    def post(self, request: Request, handle: str) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        validation = validation_request(owner=request.user, handle=handle, game=data.validated_data["game"])
-        return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
-
-
 class MyNoticesApi(APIView):
     """Polling's counterpart of the stream's action_refused, timeout and forfeit_warning events."""
 
@@ -71,7 +51,20 @@ class MyNoticesApi(APIView):
             required=False, min_value=0, help_text="The last notice id seen; without it, the last 5 minutes."
         )
 
-    @extend_schema(parameters=[FilterSerializer])
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses=inline_serializer(
+            "Notices",
+            {
+                "results": serializers.ListField(
+                    child=serializers.DictField(),
+                    help_text="action_refused, timeout and forfeit_warning notices (the stream's events), each "
+                    "with its id",
+                ),
+                "last": serializers.IntegerField(allow_null=True, help_text="The last id: send it as after."),
+            },
+        ),
+    )
     def get(self, request: Request) -> Response:
         params = self.FilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)

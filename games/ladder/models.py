@@ -15,6 +15,12 @@ class BotProfile(models.Model):
     player = models.OneToOneField("games.Player", on_delete=models.CASCADE, related_name="ladder")
     ladder_games = models.JSONField(default=list, blank=True, help_text="Games the bot plays on the ladder.")
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    push_url = models.URLField(
+        blank=True, help_text="A push bot's HTTPS endpoint: each your_turn is POSTed there."
+    )
+    push_secret = models.CharField(
+        max_length=64, blank=True, help_text="The key of the pushes' HMAC signature."
+    )
 
     def __str__(self) -> str:
         return f"ladder profile of {self.player_id}"

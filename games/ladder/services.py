@@ -6,6 +6,8 @@ The matchmaker itself (which reads ratings) is the ``matchmaking`` app's; it cal
 
 from __future__ import annotations
 
+import logging
+import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,12 +18,25 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from games.errors import NotABot, UnknownGame
+from games.errors import (
+    IllegalActionError,
+    InvalidPushUrl,
+    MatchNotInProgress,
+    NotABot,
+    NotYourTurn,
+    StalePly,
+    UnknownGame,
+)
 from games.ladder.models import GAMES, BotIncident, BotProfile, LadderMatch, Validation
+from games.ladder.push import PushError, check_url, push
 from games.ladder.selectors import online_since, validation_required
-from games.models import Match, Player
+from games.models import Match, Player, Seat
+from games.selectors import match_view_for
 from games.services.common import lock_match
 from games.services.matches import Clock, SeatSpec, match_create
+from games.services.play import action_submit, turn_timeout
+
+log = logging.getLogger(__name__)
 
 #: A seen bot's ``last_seen_at`` is written at most this often (polling bots ask every second or two).
 SEEN_WRITE_SECONDS = 5
@@ -126,6 +141,7 @@ def ladder_match_create(
         rated=kind == LadderMatch.Kind.LADDER,
         clock=ladder_clock(),
         challenge=False,
+        managed=True,  # nobody aborts a ladder match through the API: it is played or forfeited
     )
     ladder = LadderMatch.objects.create(match=match, kind=kind, game=game, validation=validation)
     ladder.bots.set(bots)
@@ -202,3 +218,80 @@ def ladder_match_finished(*, match_id: int) -> None:
         if validation.passed >= validation.required:
             validation.status = Validation.Status.PASSED
     validation.save()
+
+
+@transaction.atomic
+def push_endpoint_set(*, owner: Any, handle: str, url: str) -> str | None:
+    """Make the owner's bot a push bot (``url``: its HTTPS endpoint) or a streaming one again (``""``).
+    Returns the new signing secret (shown once), or None when push is turned off."""
+    bot = _owned_bot(owner, handle)
+    profile, _ = BotProfile.objects.get_or_create(player=bot)
+    if not url:
+        profile.push_url = ""
+        profile.push_secret = ""
+        profile.save(update_fields=["push_url", "push_secret"])
+        return None
+    try:
+        check_url(url, allow_local=settings.TUTE_PUSH_ALLOW_LOCAL)
+    except PushError as exc:
+        raise InvalidPushUrl(str(exc), detail={"push_url": url}) from None
+    profile.push_url = url
+    profile.push_secret = secrets.token_urlsafe(32)
+    profile.save(update_fields=["push_url", "push_secret"])
+    return profile.push_secret
+
+
+def push_turn(*, match_id: int, ply: int) -> str | None:
+    """POST the push bot's turn at ``ply`` to its endpoint and play the action it answers; what
+    happened (``"played"``, or why not). Outside any transaction: the call may take seconds. A failed
+    call, or an answer without an action, counts as a timeout at once."""
+    match = Match.objects.filter(pk=match_id).first()
+    if (
+        match is None
+        or match.status != Match.Status.IN_PROGRESS
+        or match.ply != ply
+        or match.turn_seat is None
+    ):
+        return "moved on"
+    seat = Seat.objects.select_related("player").filter(match=match, index=match.turn_seat).first()
+    if seat is None or seat.player is None or not seat.player.is_bot:
+        return "not a bot's turn"
+    profile = BotProfile.objects.filter(player=seat.player).first()
+    if profile is None or not profile.push_url:
+        return "not a push bot"
+    from games.streams import api_time  # the stream reads this module: import here
+
+    view = match_view_for(match=match, player=seat.player)
+    if not view["legal"] or view["ply"] != ply:
+        return "moved on"
+    event = {
+        "type": "your_turn",
+        "match": match.pk,
+        "ply": ply,
+        "deadline": api_time(match.turn_deadline),
+        "legal": view["legal"],
+        "view": view["view"],
+    }
+    seconds = max(1.0, min(float(settings.TUTE_PUSH_TIMEOUT_SECONDS), match.bot_move_seconds - 1.0))
+    try:
+        code = push(
+            profile.push_url,
+            profile.push_secret,
+            event,
+            timeout=seconds,
+            allow_local=settings.TUTE_PUSH_ALLOW_LOCAL,
+        )
+    except PushError as exc:
+        log.info("push to %s for match %s ply %s failed: %s", seat.player.handle, match_id, ply, exc)
+        turn_timeout(match_id=match_id, ply=ply, now=True)
+        return f"failed: {exc}"
+    try:
+        action_submit(
+            match_id=match_id, player=seat.player, code=code, ply=ply, idempotency_key=f"push-{ply}"
+        )
+    except IllegalActionError:
+        turn_timeout(match_id=match_id, ply=ply, now=True)  # the refusal is recorded; the clock plays
+        return "refused"
+    except (StalePly, NotYourTurn, MatchNotInProgress):
+        return "moved on"
+    return "played"

@@ -52,12 +52,16 @@ def side_of(match: Match, seat: int) -> int:
 
 
 def turn_after(
-    match: Match, state: State, seats: list[Seat] | None = None
+    match: Match, state: State, seats: list[Seat] | None = None, *, seat_map: list[int] | None = None
 ) -> tuple[int | None, datetime | None]:
-    """Whose turn it is in ``state`` and its deadline, by the kind of seat (house bot, bot account, person)."""
+    """Whose turn it is in ``state`` and its deadline, by the kind of seat (house bot, bot account, person).
+
+    ``seat_map`` (a duplicate match's game) gives the match seat holding each game seat."""
     seat_index = state.current_player()
     if seat_index is None:
         return None, None
+    if seat_map:
+        seat_index = int(seat_map[seat_index])
     if seats is None:
         seat = Seat.objects.select_related("player").get(match=match, index=seat_index)
     else:
@@ -80,14 +84,21 @@ def turn_started(match: Match, seats: list[Seat] | None = None) -> None:
             house = any(s.index == match.turn_seat and s.bot_level for s in seats)
         if house:
             queue_house_bot(match.pk, match.ply)
+        else:
+            queue_push_turn(match, seats)
     publish_match_event(match, seats)
 
 
 def set_turn(
-    match: Match, state: State, seats: list[Seat] | None = None, *, also_save: tuple[str, ...] = ()
+    match: Match,
+    state: State,
+    seats: list[Seat] | None = None,
+    *,
+    also_save: tuple[str, ...] = (),
+    seat_map: list[int] | None = None,
 ) -> None:
     """Record whose turn it is and until when (with the ``also_save`` fields), then start that turn."""
-    match.turn_seat, match.turn_deadline = turn_after(match, state, seats)
+    match.turn_seat, match.turn_deadline = turn_after(match, state, seats, seat_map=seat_map)
     match.save(update_fields=["turn_seat", "turn_deadline", *also_save])
     turn_started(match, seats)
 
@@ -101,3 +112,22 @@ def queue_house_bot(match_id: int, ply: int) -> None:
     from games.tasks import bot_play_turn  # tasks import services: import here to keep that one-way
 
     transaction.on_commit(lambda: bot_play_turn.delay(match_id, ply), robust=True)
+
+
+def queue_push_turn(match: Match, seats: list[Seat] | None = None) -> None:
+    """When the seat to act is a push bot (games.ladder.push), queue the POST of its turn on commit."""
+    from games.ladder.models import BotProfile
+    from games.tasks import push_turn_task  # tasks import services: import here to keep that one-way
+
+    if match.turn_seat is None:
+        return
+    if seats is None:
+        seat = Seat.objects.select_related("player").filter(match=match, index=match.turn_seat).first()
+    else:
+        seat = next((s for s in seats if s.index == match.turn_seat), None)
+    if seat is None or seat.player_id is None or not seat.player or not seat.player.is_bot:
+        return
+    if not BotProfile.objects.filter(player_id=seat.player_id).exclude(push_url="").exists():
+        return
+    match_id, ply = match.pk, match.ply
+    transaction.on_commit(lambda: push_turn_task.delay(match_id, ply), robust=True)

@@ -115,6 +115,8 @@ def match_create(
         raise InvalidRules(f"format must be one of {', '.join(Match.Format.values)}")
     if format == Match.Format.SINGLE:
         format_target = 1
+    if format == Match.Format.DUPLICATE and rules.game not in DUPLICATE_GAMES:
+        raise InvalidRules("the duplicate format is played in tute2 and tute4")
     if not 1 <= format_target <= 99:
         raise InvalidRules("the number of games N must be from 1 to 99")
     clock = clock or Clock()
@@ -344,21 +346,48 @@ def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
         deal_game(match, number=0, seats=seats, also_save=("status", "started_at"))
 
 
+#: The games a duplicate match is played in, and how often each board is played (the seats rotated
+#: by one each time: Tute 2 swaps the players, Tute 4 moves each pair to the other side).
+DUPLICATE_GAMES = (Match.GameName.TUTE2, Match.GameName.TUTE4)
+DUPLICATE_PLAYS = 2
+
+
 def deal_game(
     match: Match, *, number: int, seats: list[Seat] | None = None, also_save: tuple[str, ...] = ()
 ) -> Game:
     """A new game dealt from the match's committed server seed and the seats' client seeds (RULES.md
     section 11); the next game's server seed is drawn now from the OS's secure source and committed.
 
+    In a duplicate match, game ``number`` is play ``number % 2`` of board ``number // 2``: the first
+    play deals the board as above, the second deals the same seed with the same dealer, game seat g
+    held by match seat (g + 1) mod n.
+
     ``also_save`` names fields of ``match`` the caller changed, saved with the turn's.
     """
     if seats is None:
         seats = list(match.seats.select_related("player").order_by("index"))
-    server_seed = match.next_server_seed or new_server_seed()
-    client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
-    seed = deal_seed(server_seed, client_seeds)
     rules = match_rules(match)
-    dealer = number % rules.players
+    n = rules.players
+    board: int | None = None
+    seat_map: list[int] | None = None
+    first: Game | None = None
+    if match.format == Match.Format.DUPLICATE:
+        board, play = divmod(number, DUPLICATE_PLAYS)
+        seat_map = [(g + play) % n for g in range(n)]
+        if play:
+            first = Game.objects.get(match=match, number=number - play)
+    if first is not None:  # the board's deal again: its seeds and dealer as committed at its first play
+        server_seed, client_seeds, seed, dealer = (
+            first.server_seed,
+            first.client_seeds,
+            first.seed,
+            first.dealer,
+        )
+    else:
+        server_seed = match.next_server_seed or new_server_seed()
+        client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
+        seed = deal_seed(server_seed, client_seeds)
+        dealer = (number if board is None else board) % n
     state = State.new(rules, dealer=dealer, seed=seed)
     decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
     game = Game.objects.create(
@@ -370,18 +399,18 @@ def deal_game(
         decks=decks,
         dealer=dealer,
         first_ply=match.ply,
+        board=board,
+        seat_map=seat_map,
     )
-    following = new_server_seed()
     match.seed_sha256 = commitment(server_seed)
-    match.next_server_seed = following
-    match.next_seed_sha256 = commitment(following)
+    fair = ["seed_sha256"]
+    if first is None:
+        following = new_server_seed()
+        match.next_server_seed = following
+        match.next_seed_sha256 = commitment(following)
+        fair += ["next_server_seed", "next_seed_sha256"]
     cache_state(game, match.ply, state)
-    set_turn(
-        match,
-        state,
-        seats,
-        also_save=(*also_save, "seed_sha256", "next_server_seed", "next_seed_sha256"),
-    )
+    set_turn(match, state, seats, also_save=(*also_save, *fair), seat_map=seat_map)
     return game
 
 
@@ -416,11 +445,16 @@ def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match
             raise GameStarted(
                 f"Game {game.number} has begun: a client seed counts only before a game's first action."
             )
+        if game.board is not None and game.seat_map and game.seat_map[0] != 0:
+            raise GameStarted(
+                f"Board {game.board} was dealt at its first play: its second play deals the same cards."
+            )
     seat.client_seed = client_seed
     seat.save(update_fields=["client_seed"])
     if match.status == Match.Status.IN_PROGRESS and game is not None:
         state = _redeal(match, game, seats)
-        set_turn(match, state, seats)  # the turn starts again with the new cards, and streams hear of it
+        # The turn starts again with the new cards, and streams hear of it.
+        set_turn(match, state, seats, seat_map=game.seat_map)
     else:
         publish_match_event(match, seats)
     return with_seats(match, seats)

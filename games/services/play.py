@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.bots import get_bot
@@ -32,13 +33,14 @@ from games.selectors import cache_state, game_state
 from games.services.common import (
     lock_loaded,
     lock_match,
+    queue_house_bot,
     set_turn,
     side_of,
     sides,
     turn_after,
     turn_started,
 )
-from games.services.matches import deal_game
+from games.services.matches import DUPLICATE_PLAYS, deal_game
 from games.signals import match_finished
 from tute_site.exceptions import error_body
 
@@ -124,7 +126,7 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
     if seat is None or not seat.bot_level:
         return None
     state = game_state(match=match, game=game)
-    code = house_bot_action(seat.bot_level, state, seat.index, seed=_bot_seed(game, ply))
+    code = house_bot_action(seat.bot_level, state, game.game_seat(seat.index), seed=_bot_seed(game, ply))
     return _act(
         match,
         seats=seats,
@@ -139,11 +141,12 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
 
 
 @transaction.atomic
-def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
+def turn_timeout(*, match_id: int, ply: int, now: bool = False) -> Applied | None:
     """The sweeper's service for a turn past its deadline at ``ply``.
 
     A house bot's turn is queued again (its task was lost). A seat's turn gets the rule bot's move,
-    recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th.
+    recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th. ``now``: the turn is
+    lost already, before its deadline (a push bot's endpoint failed); never for a house bot's turn.
     """
     loaded = lock_loaded(match_id, full=True)  # with the turn's deadline, which play reads leave out
     match, seats, game = loaded.match, loaded.seats, loaded.game
@@ -154,14 +157,16 @@ def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
         or game is None
     ):
         return None
-    if match.turn_deadline is None or match.turn_deadline > timezone.now():
-        return None
     seat = next(s for s in seats if s.index == match.turn_seat)
+    if now and seat.bot_level:
+        return None
+    if not now and (match.turn_deadline is None or match.turn_deadline > timezone.now()):
+        return None
     state = game_state(match=match, game=game)
     if seat.bot_level:
-        set_turn(match, state, seats)  # a fresh deadline, and the task queued again
+        set_turn(match, state, seats, seat_map=game.seat_map)  # a fresh deadline, the task queued again
         return None
-    code = house_bot_action(TIMEOUT_BOT, state, seat.index, seed=_bot_seed(game, ply))
+    code = house_bot_action(TIMEOUT_BOT, state, game.game_seat(seat.index), seed=_bot_seed(game, ply))
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
     timeout_record(match=match, seat=seat, ply=ply, code=code)
@@ -209,8 +214,11 @@ def _act(
         raise StalePly(current=match.ply)
     assert game is not None, "a match in progress has a current game"
     state = game_state(match=match, game=game)
-    if state.current_player() != seat:
-        raise NotYourTurn(f"It is seat {state.current_player()}'s turn, not seat {seat}'s.")
+    if state.current_player() != game.game_seat(seat):
+        to_act = state.current_player()
+        raise NotYourTurn(
+            f"It is seat {None if to_act is None else game.match_seat(to_act)}'s turn, not seat {seat}'s."
+        )
     try:
         after = state.apply(code)
     except IllegalAction as exc:
@@ -219,7 +227,7 @@ def _act(
         ) from None
     # The compare-and-swap on the ply (a no-op lock on SQLite still cannot let two actions share a ply),
     # which also starts the next turn's clock.
-    turn_seat, turn_deadline = turn_after(match, after, seats)
+    turn_seat, turn_deadline = turn_after(match, after, seats, seat_map=game.seat_map)
     try:
         taken = _ply_take(
             match.pk,
@@ -295,9 +303,15 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> G
     game.result = result.to_dict()
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "result", "finished_at"])
+    queue_luck(game.pk)
+    games_played = game.number + 1
+    if match.format == Match.Format.DUPLICATE:
+        if games_played < match.format_target * DUPLICATE_PLAYS:
+            return deal_game(match, number=game.number + 1, seats=seats)
+        _finish_match(match, result=duplicate_result(match), reason="completed", seats=seats)
+        return game
     # The first game's result is the only one so far: no need to read it back.
     won = _games_won(match, [game.result] if game.number == 0 else None)
-    games_played = game.number + 1
     target = match.format_target
     if match.format == Match.Format.FIRST_TO:
         over = max(won) >= target
@@ -316,17 +330,59 @@ def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> G
     return game
 
 
+def queue_luck(game_id: int) -> None:
+    """Queue the game's luck figure once this transaction commits (robust: a broker outage must not undo
+    the move; the figure is only missing then)."""
+    from games.tasks import game_luck  # tasks import services: import here to keep that one-way
+
+    transaction.on_commit(lambda: game_luck.delay(game_id), robust=True)
+
+
 def _games_won(match: Match, results: list[dict[str, Any]] | None = None) -> list[int]:
     """Games won per side so far (``results``: the finished games' results, when the caller has them);
     a shared Pocha win counts for every side that shares it."""
+    maps: list[list[int] | None]
     if results is None:
-        finished = Game.objects.filter(match=match, status=Game.Status.FINISHED)
-        results = [r for r in finished.values_list("result", flat=True) if r is not None]
+        finished = Game.objects.filter(match=match, status=Game.Status.FINISHED, result__isnull=False)
+        rows = list(finished.order_by("number").values_list("result", "seat_map"))
+        results, maps = [r for r, _ in rows if r is not None], [m for r, m in rows if r is not None]
+    else:
+        maps = [None] * len(results)
     won = [0] * sides(match)
-    for result in results:
+    for result, seat_map in zip(results, maps, strict=True):
         for side in result["winners"]:
-            won[side] += 1
+            # A duplicate game's side is its game seats': the side of the match seat holding them.
+            won[side_of(match, seat_map[side]) if seat_map else side] += 1
     return won
+
+
+def duplicate_result(match: Match) -> dict[str, Any]:
+    """A duplicate match's result: the sum over its boards of each side's score difference (the card
+    points and cantes of the game's result), the boards' own differences, and the side ahead wins (both
+    on a tie). Every side held the same cards, so the luck of the deal cancels out."""
+    games = list(
+        Game.objects.filter(match=match, status=Game.Status.FINISHED)
+        .order_by("number")
+        .values_list("board", "seat_map", "result")
+    )
+    boards = [[0, 0] for _ in range(match.format_target)]
+    for board, seat_map, result in games:
+        assert board is not None and seat_map is not None and result is not None, "a finished duplicate game"
+        scores = result["scores"]
+        for game_side, score in enumerate(scores[:2]):
+            side = side_of(match, seat_map[game_side])
+            boards[board][side] += score - scores[1 - game_side]
+    difference = [sum(b[0] for b in boards), sum(b[1] for b in boards)]
+    winners = [0] if difference[0] > 0 else [1] if difference[0] < 0 else [0, 1]
+    return {
+        "format": "duplicate",
+        "boards": len(boards),
+        "games": len(games),
+        "score_difference": difference,
+        "board_differences": boards,
+        "games_won": _games_won(match),
+        "winners": winners,
+    }
 
 
 def _finish_match(
@@ -370,6 +426,27 @@ def match_resign(*, match_id: int, player: Player) -> Match:
         raise NotSeated()
     _concede(match, seat.index, reason="resigned")
     return match
+
+
+@transaction.atomic
+def house_bot_turns_requeue(*, limit: int = 1000) -> int:
+    """Queue again every house bot's turn waiting now; how many were queued.
+
+    A worker calls this when it connects to the broker (tute_site.celery): turns whose task was lost
+    while no worker was connected, or with a broker restart, are played at once instead of when their
+    deadline passes. A turn queued twice is played once (bot_turn_play checks the ply).
+    """
+    waiting = list(
+        Seat.objects.filter(
+            match__status=Match.Status.IN_PROGRESS, index=F("match__turn_seat"), player__isnull=True
+        )
+        .exclude(bot_level="")
+        .order_by("match__turn_deadline")
+        .values_list("match_id", "match__ply")[:limit]
+    )
+    for match_id, ply in waiting:
+        queue_house_bot(match_id, ply)
+    return len(waiting)
 
 
 def overdue_turns(*, limit: int = 500) -> list[tuple[int, int]]:

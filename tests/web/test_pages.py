@@ -132,8 +132,8 @@ def test_player_page_draws_the_rating_history_and_lists_matches_in_fixed_queries
     club_create(name="Peña El Rey", slug="pena", by=alice)
 
     # when: the page is read (player, ratings, changes, matches and their seats, the matches' rating
-    # changes, the won/lost record, clubs)
-    with django_assert_num_queries(8):
+    # changes, the won/lost record, clubs, the games with a luck figure for the skill section: none here)
+    with django_assert_num_queries(9):
         html = client.get(reverse("web:player", args=["alice"])).content.decode()
 
     # then: an inline SVG line through the start and the three ratings, and the matches listed
@@ -192,7 +192,7 @@ def test_a_finished_match_shows_the_result_and_replays_every_hand_step_by_step(
     # given: a finished Tute 2 match
     match = play_out(bot_match("tute2", person("alice")))
 
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):  # 8, and the verify panel's games (seeds and decks)
         html = client.get(reverse("web:match", args=[match.pk])).content.decode()
 
     # then: the result and a replay from the deal (8 cards each) to the end, trick ends marked
