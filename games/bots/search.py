@@ -56,7 +56,7 @@ class Budget:
 
     samples: int = 16
     playouts: int = 96
-    solve_cards: int = 12
+    solve_cards: int = 16
     solve_nodes: int = 20000
     horizon: int = 0  # Tute: tricks a playout plays before the position is scored (0: to the end)
     prior: float = 0.0
