@@ -51,8 +51,8 @@ EST_PAIR: Final = 0.7
 @dataclass(frozen=True, slots=True)
 class Budget:
     """The work a decision may do: ``samples`` deals, at most ``playouts`` playouts over them, and an exact
-    solve once at most ``solve_cards`` cards are left in the hands (Tute 2 with the stock drawn is solved
-    whatever its size)."""
+    solve once at most ``solve_cards`` cards are left in the hands and on the table (Tute 4; Tute 2 is
+    solved as soon as its stock is drawn, whatever its size)."""
 
     samples: int = 16
     playouts: int = 96
@@ -141,10 +141,12 @@ class SearchBot:
             weights = [1.0] * len(tables)
         first = tables[0]
         cards_left = sum(h.bit_count() for h in first.hands) + len(first.trick)
-        exact = first.rules.is_tute and (
-            cards_left <= budget.solve_cards
-            or (first.rules.has_stock and first.faceup < 0 and first.stock_size == 0)
-        )
+        if (
+            first.rules.has_stock
+        ):  # Tute 2: exact once the stock is drawn (before, the deal's stock would be searched)
+            exact = first.faceup < 0 and first.stock_size == 0
+        else:
+            exact = first.rules.is_tute and cards_left <= budget.solve_cards
         if exact and len(tables) == 1:
             table = tables[0]
             available = table.legal_ids()
