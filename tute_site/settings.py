@@ -301,6 +301,7 @@ SPECTACULAR_SETTINGS = {
         "MatchFormatEnum": "games.models.Match.Format",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "HouseBotLevelEnum": "games.bots.BOT_LEVELS",
+        "GameEnum": "games.models.Match.GameName",
     },
 }
 
@@ -347,6 +348,15 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_CONNECTION_RETRY = True
     CELERY_BROKER_CONNECTION_MAX_RETRIES = None
     CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+    # A task queued while Redis is away (the house bot's next turn, queued on commit) is retried for
+    # about 10 s instead of 0.6 s, so a restart does not leave the turn to the sweeper; a longer outage
+    # still does (turn deadlines, TUTE_SWEEP_SECONDS).
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {
+        "max_retries": env_int("TUTE_BROKER_PUBLISH_RETRIES", 12),
+        "interval_start": 0,
+        "interval_step": 0.5,
+        "interval_max": 1,
+    }
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("TUTE_BROKER_VISIBILITY_TIMEOUT", 3600),
         "retry_on_timeout": True,
