@@ -365,6 +365,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A stopped worker waits this long for its running tasks, then stops them and gives their messages back
+# to the broker (Celery's soft shutdown). 0, the default, waits for them to finish (a deploy's SIGTERM);
+# `make run` sets 3 so that one Ctrl-C stops everything within seconds.
+CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = float(os.environ.get("TUTE_WORKER_SOFT_SHUTDOWN_SECONDS", "0"))
 CELERY_TIMEZONE = TIME_ZONE
 # Celery's Django fix-up closes the DB connection around every task unless told to reuse it: a new
 # PostgreSQL connection per bot turn cost ~7 ms a reply (docs/PERFORMANCE.md, issue 4).
