@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
@@ -14,18 +13,18 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.callers import caller, signed_in, signed_in_user
 from games.engine.rules import PLAYERS
-from games.errors import MatchNotFinished, MatchNotFound
+from games.errors import MatchNotFinished
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
+    match_context,
     match_detail,
-    match_loaded,
     match_records,
     match_view_for,
     matches_list,
     my_turns,
-    seats_loaded,
     tokens_of,
 )
 from games.services import (
@@ -40,44 +39,18 @@ from games.services import (
     match_abort,
     match_create,
     match_resign,
-    player_for_user,
     seat_join,
     seat_leave,
     token_create,
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import Pagination
+from tute_site.api import JSONIntegerField, Pagination
 from tute_site.serializers import Serializer
 
 
-def caller(request: Request) -> Player | None:
-    user = request.user
-    if not user or not user.is_authenticated:
-        return None
-    try:
-        return user.player  # loaded with the token; one query for a session
-    except Player.DoesNotExist:
-        return player_for_user(user=user)
-
-
-def signed_in(request: Request) -> Player:
-    player = caller(request)
-    assert player is not None  # IsAuthenticated ran first
-    return player
-
-
-def signed_in_user(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)  # IsAuthenticated ran first
-    return user
-
-
 def found(match_id: int) -> Match:
-    match = match_detail(match_id=match_id)
-    if match is None:
-        raise MatchNotFound()
-    return match
+    return match_detail(match_id=match_id)
 
 
 # -- output shapes --------------------------------------------------------------------------------------
@@ -159,8 +132,8 @@ ViewOutput = inline_serializer(
 
 
 def match_out(match: Match) -> dict[str, Any]:
-    """The match as a service left it, when it holds its seats; else as the database has it now."""
-    return MatchOutput(match if seats_loaded(match) else found(match.pk)).data
+    """The match as the database has it now (the service that changed it has committed)."""
+    return MatchOutput(found(match.pk)).data
 
 
 # -- matches --------------------------------------------------------------------------------------------
@@ -339,13 +312,8 @@ class MatchViewApi(APIView):
 
     @extend_schema(responses=ViewOutput)
     def get(self, request: Request, match_id: int) -> Response:
-        loaded = match_loaded(match_id=match_id)
-        if loaded is None:
-            raise MatchNotFound()
-        view = match_view_for(
-            match=loaded.match, player=caller(request), seats=loaded.seats, game=loaded.game
-        )
-        return Response(view)
+        context = match_context(match_id, lock=False)
+        return Response(match_view_for(context=context, player=caller(request)))
 
 
 class ActionSubmitApi(APIView):
@@ -356,7 +324,7 @@ class ActionSubmitApi(APIView):
             ref_name = "ActionInput"
 
         action = serializers.RegexField(r"^[a-z]+(:[0-9A-Za-z]+)?$", max_length=16)
-        ply = serializers.IntegerField(min_value=0)
+        ply = JSONIntegerField(min_value=0)
 
     @extend_schema(
         request=InputSerializer,
@@ -366,8 +334,7 @@ class ActionSubmitApi(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # From META: request.headers would copy every header of the request for this one.
-        key = request.META.get("HTTP_IDEMPOTENCY_KEY") or None
+        key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 64:
             raise serializers.ValidationError({"Idempotency-Key": ["At most 64 characters."]})
         player = signed_in(request)
@@ -378,10 +345,7 @@ class ActionSubmitApi(APIView):
             ply=data.validated_data["ply"],
             idempotency_key=key,
         )
-        view = match_view_for(
-            match=applied.match, player=player, ply=applied.ply + 1, seats=applied.seats, game=applied.game
-        )
-        return Response(view)
+        return Response(match_view_for(context=applied.context, player=player, ply=applied.ply + 1))
 
 
 class MatchRecordApi(APIView):

@@ -104,6 +104,11 @@ class Match(models.Model):
     max_timeouts = models.PositiveSmallIntegerField(default=3)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat to act now.")
     turn_deadline = models.DateTimeField(null=True, blank=True)
+    # The game being played (or the last one played): a match's context loads it with the match row,
+    # in the same query, instead of looking for the highest-numbered game.
+    current_game = models.ForeignKey(
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -19,7 +19,7 @@ from rest_framework import serializers
 
 from games.events import waiter_for
 from games.models import Match, Player, Seat
-from games.selectors import match_view_for
+from games.selectors import match_context, match_view_for
 
 KEEPALIVE_SECONDS = 15.0
 #: A connection also hears of matches that finished this shortly before it opened, so a bot whose stream
@@ -74,7 +74,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
         if match.status == Match.Status.IN_PROGRESS:
             if match.turn_seat == seat.index and (match.pk, match.ply) not in memory.turns:
                 memory.turns.add((match.pk, match.ply))
-                view = match_view_for(match=match, player=player)
+                view = match_view_for(context=match_context(match.pk, lock=False), player=player)
                 if view["legal"]:  # read in the same moment as the turn: still ours
                     events.append(
                         {

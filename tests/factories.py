@@ -13,7 +13,7 @@ import factory
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
-from games.models import Match, Player
+from games.models import Game, Match, Player
 from games.services import SeatSpec, match_create, token_create
 
 
@@ -87,3 +87,8 @@ def seat_spec(seat: SeatSpec | Player | str | None) -> SeatSpec:
 def token_for(player: Player) -> str:
     """A fresh API token for the player's account (the service returns it once; the DB keeps a digest)."""
     return token_create(user=player.user)
+
+
+def current_game(match: Match) -> Game | None:
+    """The match's game being played (or the last one), as the database has it now."""
+    return Game.objects.filter(match_id=match.pk).order_by("-number").first()

@@ -17,8 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.apis import signed_in
 from games.bots import BOT_LEVELS
+from games.callers import signed_in
 from games.models import Match
 from tournaments.errors import ClubNotFound, NoBracket, TournamentMatchNotFound, TournamentNotFound
 from tournaments.models import Club, Membership, Tournament

@@ -14,7 +14,7 @@ from django.core.cache import DEFAULT_CACHE_ALIAS, caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
 from django.utils.connection import ConnectionProxy
-from rest_framework import exceptions, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.parsers import JSONParser
@@ -57,6 +57,16 @@ class LimitedJSONParser(JSONParser):
             except orjson.JSONDecodeError:
                 pass  # DRF's parser words the error (and reads what orjson refuses: integers past 64 bits)
         return super().parse(io.BytesIO(body), media_type, parser_context)
+
+
+class JSONIntegerField(serializers.IntegerField):
+    """An integer that must arrive as a JSON number: ``"7"`` (a string) or ``true`` is refused with
+    ``invalid``, where DRF's ``IntegerField`` would take them for 7 and 1."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
 
 
 class Pagination(PageNumberPagination):

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
 from games.models import Match
-from games.selectors import match_view_for, tokens_of
+from games.selectors import context_of, match_view_for, tokens_of
 from games.services import (
     SeatSpec,
     bot_create,
@@ -129,7 +129,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "seats": seats,
             "my_seat": next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None),
-            "initial_view": match_view_for(match=match, player=me),
+            "initial_view": match_view_for(context=context_of(match), player=me),
             "replay": [{"number": g.number, "result": g.result, "steps": g.steps} for g in replay],
             "js_strings": js_strings(),
             "live": match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS),

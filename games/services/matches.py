@@ -6,7 +6,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.bots import BOT_LEVELS
@@ -26,8 +26,9 @@ from games.errors import (
 )
 from games.events import publish_match_event
 from games.models import Game, Match, Player, Seat
-from games.selectors import cache_state, match_rules, with_seats
-from games.services.common import lock_loaded, lock_match, set_turn
+from games.selectors import MatchContext, match_context
+from games.services.common import set_turn
+from games.states import cache_state, match_rules
 
 MAX_MOVE_SECONDS = 24 * 3600
 
@@ -133,76 +134,89 @@ def match_create(
             Seat(match=match, index=index, player=player, bot_level=spec.bot or "", accepted=accepted)
         )
     Seat.objects.bulk_create(new_seats)
-    _start_when_ready(match, new_seats)
+    context = MatchContext(match=match, seats=new_seats, game=None, state=None)
+    _start_when_ready(context)
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
-    return with_seats(match, new_seats)
+    return match
 
 
 @transaction.atomic
 def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Match:
-    """Take ``seat`` (or the first empty one); the match starts when its last seat is filled."""
-    loaded = lock_loaded(match_id, full=True)  # match, seats and their players in one statement
-    match, seats = loaded.match, loaded.seats
+    """Take ``seat`` (or the first empty one); the match starts when its last seat is filled.
+
+    The seats are read after the match row's lock, so of two joins at once the second sees the first's
+    seat; the seat's own conditional update and the one-seat-per-player constraint are the last guards.
+    """
+    context = match_context(match_id, lock=True)
+    match, seats = context.match, context.seats
     if match.status != Match.Status.OPEN:
         raise MatchNotOpen()
-    if any(s.player_id == player.pk for s in seats):
+    if context.seat_of(player) is not None:
         raise AlreadySeated()
     if seat is None:
         target = next((s for s in seats if s.is_empty), None)
         if target is None:
             raise SeatTaken("No empty seat is left.")
     else:
-        target = next((s for s in seats if s.index == seat), None)
+        target = context.seat_at(seat)
         if target is None:
             raise InvalidSeats(f"This match has seats 0 to {len(seats) - 1}.")
         if not target.is_empty:
             raise SeatTaken(f"Seat {seat} is taken.")
-    target.player = player
-    target.accepted = True
-    target.decline_reason = ""
-    target.save(update_fields=["player", "accepted", "decline_reason"])
-    _start_when_ready(match, seats)
-    return with_seats(match, seats)
+    try:
+        with transaction.atomic():
+            taken = Seat.objects.filter(pk=target.pk, player__isnull=True, bot_level="").update(
+                player=player, accepted=True, decline_reason=""
+            )
+    except IntegrityError:  # seat_one_per_player: the same player joined another seat meanwhile
+        raise AlreadySeated() from None
+    if taken != 1:
+        raise SeatTaken(f"Seat {target.index} is taken.")
+    target.player, target.accepted, target.decline_reason = player, True, ""
+    _start_when_ready(context)
+    return match
 
 
 @transaction.atomic
 def seat_leave(*, match_id: int, player: Player) -> Match:
-    match = lock_match(match_id)
-    if match.status != Match.Status.OPEN:
+    context = match_context(match_id, lock=True)
+    if context.match.status != Match.Status.OPEN:
         raise MatchNotOpen("Seats can only be left before the match starts; resign instead.")
-    updated = Seat.objects.filter(match=match, player=player).update(player=None, accepted=True)
-    if not updated:
+    seat = context.seat_of(player)
+    if seat is None:
         raise NotSeated()
-    return match
+    seat.player, seat.accepted = None, True
+    seat.save(update_fields=["player", "accepted"])
+    return context.match
 
 
 @transaction.atomic
 def challenge_accept(*, match_id: int, player: Player) -> Match:
     """The challenged player takes the seat it was offered."""
-    match = lock_match(match_id)
-    seat = _challenged_seat(match, player)
+    context = match_context(match_id, lock=True)
+    seat = _challenged_seat(context, player)
     seat.accepted = True
     seat.save(update_fields=["accepted"])
-    _start_when_ready(match)
-    return match
+    _start_when_ready(context)
+    return context.match
 
 
 @transaction.atomic
 def challenge_decline(*, match_id: int, player: Player, reason: str = "") -> Match:
     """The challenged player refuses: the seat is empty again and keeps the reason for the creator."""
-    match = lock_match(match_id)
-    seat = _challenged_seat(match, player)
+    context = match_context(match_id, lock=True)
+    seat = _challenged_seat(context, player)
     seat.player = None
     seat.accepted = True
     seat.decline_reason = reason[:200] or "declined"
     seat.save(update_fields=["player", "accepted", "decline_reason"])
-    return match
+    return context.match
 
 
-def _challenged_seat(match: Match, player: Player) -> Seat:
-    if match.status != Match.Status.OPEN:
+def _challenged_seat(context: MatchContext, player: Player) -> Seat:
+    if context.match.status != Match.Status.OPEN:
         raise MatchNotOpen("The challenge is no longer open.")
-    seat = match.seats.filter(player=player).first()
+    seat = context.seat_of(player)
     if seat is None:
         raise NotSeated()
     if seat.accepted:
@@ -213,7 +227,8 @@ def _challenged_seat(match: Match, player: Player) -> Seat:
 @transaction.atomic
 def match_abort(*, match_id: int, by: Player) -> Match:
     """The creator (or staff) calls the match off: it is never rated and has no result."""
-    match = lock_match(match_id)
+    context = match_context(match_id, lock=True)
+    match = context.match
     if match.created_by_id != by.user_id and not by.user.is_staff:
         raise NotAllowed("Only the match's creator or staff may abort it.")
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
@@ -225,29 +240,27 @@ def match_abort(*, match_id: int, by: Player) -> Match:
     match.turn_seat = None
     match.turn_deadline = None
     match.save(update_fields=["status", "finish_reason", "finished_at", "turn_seat", "turn_deadline"])
-    publish_match_event(match)
+    publish_match_event(match, context.seats)
     return match
 
 
-def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
-    """Start the match once every seat is filled and accepted; ``seats``, when the caller holds them
-    (with their players), save reading them again."""
-    if seats is None:
-        seats = list(match.seats.select_related("player").order_by("index"))
-    if all(seat.is_ready for seat in seats):
+def _start_when_ready(context: MatchContext) -> None:
+    """Start the match once every seat is filled and accepted."""
+    match = context.match
+    if all(seat.is_ready for seat in context.seats):
         match.status = Match.Status.IN_PROGRESS
         match.started_at = timezone.now()
         # The status is saved with the first turn's fields, in the same UPDATE.
-        deal_game(match, number=0, seats=seats, also_save=("status", "started_at"))
+        deal_game(context, number=0, also_save=("status", "started_at"))
 
 
-def deal_game(
-    match: Match, *, number: int, seats: list[Seat] | None = None, also_save: tuple[str, ...] = ()
-) -> Game:
+def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] = ()) -> MatchContext:
     """A new game from a seed drawn from the OS's secure source; it stays secret until the game ends.
 
-    ``also_save`` names fields of ``match`` the caller changed, saved with the turn's.
+    ``also_save`` names fields of the match the caller changed, saved with the turn's. Returns the
+    match's context with the new game as its current one.
     """
+    match = context.match
     seed = secrets.token_hex(16)
     rules = match_rules(match)
     dealer = number % rules.players
@@ -257,5 +270,7 @@ def deal_game(
         match=match, number=number, seed=seed, decks=decks, dealer=dealer, first_ply=match.ply
     )
     cache_state(game, match.ply, state)
-    set_turn(match, state, seats, also_save=also_save)
-    return game
+    match.current_game = game
+    dealt = MatchContext(match=match, seats=context.seats, game=game, state=state)
+    set_turn(dealt, state, also_save=("current_game", *also_save))
+    return dealt
