@@ -14,18 +14,23 @@ help:
 	@echo "make test   set up and run the whole suite: ruff, ruff format --check, mypy, pytest"
 	@echo "make lint | fmt | typecheck | pytest | pytest-sqlite | bench | clean"
 
-$(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+# Python 3.11 or newer, for the venv and for whatever made an existing .venv (one made by an older
+# Python is replaced, not reused: the install would fail in it again).
+PY_OK := import sys; sys.exit(sys.version_info < (3, 11))
 
-$(STAMP): pyproject.toml | $(BIN)/python
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c '$(PY_OK)' 2>/dev/null || { echo "make: Tute Arena needs Python 3.11 or newer, and $(PYTHON) is $$($(PYTHON) -V 2>&1 || echo missing). Install one and run e.g. make install PYTHON=python3.11" >&2; exit 1; }
+	@if [ -e $(VENV) ] && ! $(BIN)/python -c '$(PY_OK)' 2>/dev/null; then echo "make: $(VENV) was made by $$($(BIN)/python -V 2>&1 || echo a missing Python), older than 3.11: replacing it" >&2; rm -rf $(VENV); fi
+	@[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
+# Supervised: web, worker and beat (tute_site/run_local.py); Ctrl-C stops them all.
 run: $(STAMP)
-	DJANGO_DEBUG=1 PYTHON=$(BIN)/python scripts/run_local.sh
+	DJANGO_DEBUG=1 $(BIN)/python -m tute_site.run_local
 
 test: lint typecheck pytest pytest-sqlite
 

@@ -63,7 +63,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
 class SeatInline(ReadOnlyMixin, admin.TabularInline):
     model = Seat
-    fields = ("index", "player", "bot_level", "accepted", "decline_reason", "timeouts")
+    fields = ("index", "player", "bot_level", "accepted", "decline_reason", "timeouts", "client_seed")
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -127,8 +127,11 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
         "max_timeouts",
         "turn_seat",
         "turn_deadline",
+        "seed_sha256",
+        "next_seed_sha256",
         "action_log",
     )
+    exclude = ("next_server_seed",)  # secret until the game it deals is over
     inlines = (SeatInline, GameInline)
     actions = ("abort_matches",)
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -15,7 +16,7 @@ from rest_framework.views import APIView
 
 from games.callers import caller, signed_in, signed_in_user
 from games.engine.rules import PLAYERS
-from games.errors import MatchNotFinished
+from games.errors import MatchNotFinished, PeopleOnly
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -36,6 +37,7 @@ from games.services import (
     bot_token_rotate,
     challenge_accept,
     challenge_decline,
+    client_seed_set,
     match_abort,
     match_create,
     match_resign,
@@ -47,6 +49,25 @@ from games.services import (
 from games.streams import event_lines
 from tute_site.api import JSONIntegerField, Pagination
 from tute_site.serializers import Serializer
+
+
+class IsPerson(IsAuthenticated):
+    """Signed in as a person: bot accounts own no bots and no personal tokens (403 people_only)."""
+
+    message = PeopleOnly.message
+    code = PeopleOnly.code
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        player = caller(request)
+        return player is None or not player.is_bot
+
+
+def secret(response: Response) -> Response:
+    """A response that shows a token: no cache (browser, proxy) may keep it (``Cache-Control: no-store``)."""
+    add_never_cache_headers(response)
+    return response
 
 
 def found(match_id: int) -> Match:
@@ -78,6 +99,10 @@ class SeatOutput(Serializer):
     accepted = serializers.BooleanField(help_text="False while a challenged player has not accepted.")
     decline_reason = serializers.CharField(allow_blank=True)
     timeouts = serializers.IntegerField()
+    client_seed = serializers.CharField(
+        allow_blank=True,
+        help_text="The seat's client seed, mixed into each deal (docs/RULES.md 11); '' if none.",
+    )
 
     def get_is_bot(self, seat: Seat) -> bool:
         return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
@@ -105,6 +130,28 @@ class MatchOutput(Serializer):
     created_at = serializers.DateTimeField()
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
+    seed_sha256 = serializers.SerializerMethodField(
+        help_text="docs/RULES.md 11: SHA-256 of the current game's server seed (while the match is open: of the "
+        "first game's), published before the game's first action. The seed is revealed in the record."
+    )
+    next_seed_sha256 = serializers.CharField(
+        allow_blank=True, help_text="The commitment to the server seed of the next game the match would deal."
+    )
+
+    def get_seed_sha256(self, match: Match) -> str | None:
+        return match.seed_sha256 or match.next_seed_sha256 or None
+
+
+CLIENT_SEED_HELP = (
+    "Optional: 1 to 64 printable ASCII characters without ':', mixed into every deal of the match with the "
+    "server's committed seed (docs/RULES.md 11); it can be changed before a game's first action."
+)
+
+
+def client_seed_field() -> serializers.CharField:
+    return serializers.CharField(
+        required=False, allow_null=True, allow_blank=True, trim_whitespace=False, help_text=CLIENT_SEED_HELP
+    )
 
 
 ViewOutput = inline_serializer(
@@ -126,6 +173,12 @@ ViewOutput = inline_serializer(
         ),
         "view": serializers.JSONField(
             allow_null=True, help_text="docs/RULES.md, what a seat may know: the engine's seat view."
+        ),
+        "seed_sha256": serializers.CharField(
+            allow_null=True, help_text="docs/RULES.md 11: the commitment to this game's server seed."
+        ),
+        "client_seeds": serializers.ListField(
+            child=serializers.CharField(allow_blank=True), help_text="The game's client seeds by seat."
         ),
     },
 )
@@ -161,6 +214,7 @@ class MatchListCreateApi(APIView):
         class SeatInput(Serializer):
             player = serializers.SlugField(required=False, allow_null=True, max_length=32)
             bot = serializers.CharField(required=False, allow_null=True, max_length=16)
+            client_seed = client_seed_field()
 
         game = serializers.ChoiceField(choices=Match.GameName.choices)
         players = serializers.IntegerField(required=False, min_value=2, max_value=6)
@@ -177,6 +231,7 @@ class MatchListCreateApi(APIView):
         human_move_seconds = serializers.IntegerField(required=False, default=120, min_value=1)
         bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
         max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
+        client_seed = client_seed_field()
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             seats, players = attrs.get("seats"), attrs.get("players")
@@ -214,7 +269,10 @@ class MatchListCreateApi(APIView):
         v = data.validated_data
         seats = None
         if "seats" in v:
-            seats = [SeatSpec(player=s.get("player"), bot=s.get("bot")) for s in v["seats"]]
+            seats = [
+                SeatSpec(player=s.get("player"), bot=s.get("bot"), client_seed=s.get("client_seed"))
+                for s in v["seats"]
+            ]
         match = match_create(
             created_by=signed_in(request),
             game=v["game"],
@@ -229,6 +287,7 @@ class MatchListCreateApi(APIView):
                 bot_move_seconds=v["bot_move_seconds"],
                 max_timeouts=v["max_timeouts"],
             ),
+            client_seed=v.get("client_seed"),
         )
         return Response(match_out(match), status=status.HTTP_201_CREATED)
 
@@ -249,12 +308,18 @@ class MatchJoinApi(APIView):
             ref_name = "MatchJoinInput"
 
         seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
+        client_seed = client_seed_field()
 
     @extend_schema(request=InputSerializer, responses=MatchOutput)
     def post(self, request: Request, match_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        match = seat_join(match_id=match_id, player=signed_in(request), seat=data.validated_data.get("seat"))
+        match = seat_join(
+            match_id=match_id,
+            player=signed_in(request),
+            seat=data.validated_data.get("seat"),
+            client_seed=data.validated_data.get("client_seed"),
+        )
         return Response(match_out(match))
 
 
@@ -285,9 +350,57 @@ class MatchAbortApi(APIView):
 class ChallengeAcceptApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(request=None, responses=MatchOutput)
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "ChallengeAcceptInput"
+
+        client_seed = client_seed_field()
+
+    @extend_schema(request=InputSerializer, responses=MatchOutput)
     def post(self, request: Request, match_id: int) -> Response:
-        return Response(match_out(challenge_accept(match_id=match_id, player=signed_in(request))))
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = challenge_accept(
+            match_id=match_id, player=signed_in(request), client_seed=data.validated_data.get("client_seed")
+        )
+        return Response(match_out(match))
+
+
+class ClientSeedApi(APIView):
+    """Set the caller's client seed (docs/RULES.md 11) while the match is open or before the current
+    game's first action; it counts for that game (dealt again) and every later one."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Serializer):
+        class Meta:
+            ref_name = "ClientSeedInput"
+
+        client_seed = serializers.CharField(
+            allow_blank=True, trim_whitespace=False, help_text=CLIENT_SEED_HELP
+        )
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: MatchOutput,
+            400: OpenApiResponse(ErrorOutput, description="invalid_client_seed or validation_error"),
+            403: OpenApiResponse(ErrorOutput, description="not_seated"),
+            409: OpenApiResponse(ErrorOutput, description="game_started or match_not_in_progress"),
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = client_seed_set(
+            match_id=match_id, player=signed_in(request), client_seed=data.validated_data["client_seed"]
+        )
+        return Response(match_out(match))
+
+
+@extend_schema(exclude=True)
+class ClientSeedAliasApi(ClientSeedApi):
+    """``client_seed/`` as well as ``client-seed/``, the spelling of the field; documented once."""
 
 
 class ChallengeDeclineApi(APIView):
@@ -382,7 +495,7 @@ class BotOutput(Serializer):
 
 
 class BotListCreateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
@@ -408,11 +521,11 @@ class BotListCreateApi(APIView):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         bot, token = bot_create(owner=signed_in_user(request), **data.validated_data)
-        return Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED)
+        return secret(Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED))
 
 
 class BotSettingsApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     class InputSerializer(Serializer):
         class Meta:
@@ -479,11 +592,11 @@ class EventStreamApi(APIView):
 
 
 class BotTokenRotateApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses=inline_serializer("TokenOut", {"token": serializers.CharField()}))
     def post(self, request: Request, handle: str) -> Response:
-        return Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)})
+        return secret(Response({"token": bot_token_rotate(owner=signed_in_user(request), handle=handle)}))
 
 
 class MeApi(APIView):
@@ -505,7 +618,7 @@ class MyTokenCreateApi(APIView):
     """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
     once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(responses=TokenOutput(many=True))
     def get(self, request: Request) -> Response:
@@ -517,11 +630,12 @@ class MyTokenCreateApi(APIView):
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}
     )
     def post(self, request: Request) -> Response:
-        return Response({"token": token_create(user=signed_in_user(request))}, status=status.HTTP_201_CREATED)
+        token = token_create(user=signed_in_user(request))
+        return secret(Response({"token": token}, status=status.HTTP_201_CREATED))
 
 
 class MyTokenRevokeApi(APIView):
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsPerson]
 
     @extend_schema(request=None, responses={204: None})
     def delete(self, request: Request, token_id: int) -> Response:

@@ -110,6 +110,26 @@ class NotAllowed(ApplicationError):
     message = "You may not do that."
 
 
+class AbortTooLate(ApplicationError):
+    code = "abort_too_late"
+    http_status = status.HTTP_409_CONFLICT
+    message = "Every seat has played: the match can no longer be aborted; resign instead."
+
+
+class ManagedMatch(ApplicationError):
+    code = "managed_match"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = (
+        "This match belongs to a tournament: only the tournament's organisers end it, through the tournament."
+    )
+
+
+class PeopleOnly(ApplicationError):
+    code = "people_only"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "Only people own bots, clubs and personal tokens: a bot account may not do this."
+
+
 class NotABot(ApplicationError):
     code = "not_a_bot"
     http_status = status.HTTP_404_NOT_FOUND
@@ -132,3 +152,15 @@ class TokenNotFound(ApplicationError):
     code = "token_not_found"
     http_status = status.HTTP_404_NOT_FOUND
     message = "You have no token with that id."
+
+
+class InvalidClientSeed(ApplicationError):
+    code = "invalid_client_seed"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "A client seed is 1 to 64 printable ASCII characters, without ':'."
+
+
+class GameStarted(ApplicationError):
+    code = "game_started"
+    http_status = status.HTTP_409_CONFLICT
+    message = "The game has begun: a client seed counts only before a game's first action."

@@ -28,27 +28,32 @@ def channel(player_id: int) -> str:
     return f"tute:player:{player_id}"
 
 
+def match_channel(match_id: int) -> str:
+    """One match's channel: the match page's live stream (players and spectators) listens here."""
+    return f"tute:match:{match_id}"
+
+
 def events_url() -> str | None:
     url: str = getattr(settings, "TUTE_EVENTS_URL", "") or ""
     return url if url.startswith(("redis://", "rediss://")) else None
 
 
 def publish_match_event(match: Match, seats: list[Seat]) -> None:
-    """After this transaction commits, wake the streams of every player seated in ``match``."""
+    """After this transaction commits, wake the streams of every player seated in ``match`` and the
+    match's own stream (its page's watchers)."""
     url = events_url()
     if url is None:
         return
     player_ids = [s.player_id for s in seats if s.player_id is not None]
     message = f"{match.pk}:{match.ply}"
-
-    if not player_ids:
-        return
+    match_id = match.pk
 
     def send() -> None:
         import redis
 
         try:
             with _publisher(url).pipeline(transaction=False) as pipe:
+                pipe.publish(match_channel(match_id), message)
                 for player_id in player_ids:
                     pipe.publish(channel(player_id), message)
                 pipe.execute()
@@ -94,6 +99,13 @@ class _RedisWaiter:
 @contextmanager
 def waiter_for(player_id: int) -> Iterator[Waiter]:
     """Something to wait on until the player's matches may have changed, or the timeout passes."""
+    with waiter_on(channel(player_id)) as waiter:
+        yield waiter
+
+
+@contextmanager
+def waiter_on(name: str) -> Iterator[Waiter]:
+    """Something to wait on until a message on channel ``name``, or the timeout passes."""
     url = events_url()
     if url is None:
         yield _Sleeper()
@@ -103,7 +115,7 @@ def waiter_for(player_id: int) -> Iterator[Waiter]:
     client = redis.Redis.from_url(url, socket_timeout=10)
     pubsub = client.pubsub()
     try:
-        pubsub.subscribe(channel(player_id))
+        pubsub.subscribe(name)
     except redis.RedisError:
         log.warning("event wake-ups unavailable, polling instead", exc_info=True)
         client.close()

@@ -86,6 +86,11 @@ class Match(models.Model):
     format_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     rated = models.BooleanField(default=True)
+    managed = models.BooleanField(
+        default=False,
+        help_text="Made by another service (a tournament's pairing), which alone ends it: never aborted "
+        "through the games API.",
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -104,8 +109,19 @@ class Match(models.Model):
     max_timeouts = models.PositiveSmallIntegerField(default=3)
     turn_seat = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The seat to act now.")
     turn_deadline = models.DateTimeField(null=True, blank=True)
-    # The game being played (or the last one played): a match's context loads it with the match row,
-    # in the same query, instead of looking for the highest-numbered game.
+    # Fair deals (RULES.md section 11). The server seed of the next game to be dealt is drawn ahead, and
+    # its commitment shown, so that client seeds are chosen after the server is bound to its seed.
+    seed_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="Commitment to the current game's server seed (public)."
+    )
+    next_server_seed = models.CharField(
+        max_length=64, blank=True, help_text="The next game's server seed: secret until that game is over."
+    )
+    next_seed_sha256 = models.CharField(
+        max_length=64, blank=True, help_text="Commitment to the next game's server seed (public)."
+    )
+    # The game being played (or the last one played): a match's context loads it with the match row
+    # (select_related) instead of looking for the highest-numbered game.
     current_game = models.ForeignKey(
         "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
     )
@@ -143,6 +159,9 @@ class Seat(models.Model):
     )
     decline_reason = models.CharField(max_length=200, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
+    client_seed = models.CharField(
+        max_length=64, blank=True, help_text="Mixed into each game's deal seed (RULES.md section 11)."
+    )
 
     class Meta:
         ordering = ["match", "index"]
@@ -178,7 +197,13 @@ class Game(models.Model):
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField()
-    seed = models.CharField(max_length=64, help_text="Secret until the game is over.")
+    seed = models.CharField(max_length=64, help_text="The deal seed: secret until the game is over.")
+    server_seed = models.CharField(
+        max_length=64,
+        blank=True,
+        help_text="Secret until the game is over; empty for games before fair deals.",
+    )
+    client_seeds = models.JSONField(default=list, blank=True, help_text="By game seat, '' where none.")
     decks = models.JSONField(help_text="The decks dealt from the seed, top card first, one per hand.")
     dealer = models.PositiveSmallIntegerField()
     first_ply = models.PositiveIntegerField(help_text="The match ply at which this game began.")

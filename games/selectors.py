@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import State, export_record
+from games.engine.fair import commitment, fair_fields
 from games.errors import MatchNotFound
 from games.models import ApiToken, Game, Match, Player, Seat
 from games.states import game_state
@@ -41,13 +42,16 @@ def _seats() -> Prefetch[Any]:
 def match_context(match_id: int, *, lock: bool) -> MatchContext:
     """The match's context; ``lock`` takes the match row's lock for this transaction first.
 
-    The seats are read by their own statement, after the match row (and its lock): a caller that
-    waited for the lock sees the seats as the holder left them. Raises ``MatchNotFound``.
+    The lock is a statement of its own, and the match, its current game and its seats are read after
+    it: a caller that waited for the lock sees every row as the holder left them (a statement that
+    locks the match and reads the joined rows would see the joined ones as they were before it
+    waited). Raises ``MatchNotFound``.
     """
-    qs = Match.objects.select_related("current_game").prefetch_related(_seats())
-    if lock:
-        qs = qs.select_for_update(of=("self",))
-    match = qs.filter(pk=match_id).first()
+    if lock and not Match.objects.select_for_update().filter(pk=match_id).exists():
+        raise MatchNotFound()
+    match = (
+        Match.objects.select_related("current_game").prefetch_related(_seats()).filter(pk=match_id).first()
+    )
     if match is None:
         raise MatchNotFound()
     return context_of(match)
@@ -82,6 +86,10 @@ def match_view_for(*, context: MatchContext, player: Player | None, ply: int | N
         "to_act": None,
         "legal": None,
         "view": None,
+        # RULES.md section 11: the commitment to the game's server seed (before the first game: the
+        # first game's), and the client seeds its deal mixes in, readable before its first action.
+        "seed_sha256": game_seed_sha256(game) if game else (match.next_seed_sha256 or None),
+        "client_seeds": list(game.client_seeds) if game else [s.client_seed for s in context.seats],
     }
     if game is None:
         return out
@@ -90,20 +98,31 @@ def match_view_for(*, context: MatchContext, player: Player | None, ply: int | N
     view = state.view(seat.index if seat else None)
     to_act = state.current_player() if live or ply is not None else None
     out["to_act"] = to_act
-    out["view"] = view.to_dict()
+    out["view"] = {**view.to_dict(), "seed_sha256": out["seed_sha256"]}
     if seat is not None and to_act == seat.index:
         out["legal"] = list(state.legal_actions())
     return out
 
 
+def game_seed_sha256(game: Game) -> str | None:
+    """The public commitment to the game's server seed (None for a game dealt before fair deals)."""
+    return commitment(game.server_seed) if game.server_seed else None
+
+
 def match_records(match: Match) -> list[dict[str, Any]]:
-    """Each game's record (docs/RULES.md 10) with its seed, and its result."""
+    """Each game's record (docs/RULES.md 10) with its seed, and its result; a finished game's record also
+    reveals its server seed, commitment and client seeds (section 11). Callers show it only once the
+    match is over."""
     records = []
     for game in match.games.order_by("number"):
         state = game_state(match=match, game=game, ply=_game_end_ply(match, game))
-        records.append(
-            {"number": game.number, "record": export_record(state, seed=game.seed), "result": game.result}
-        )
+        record = export_record(state, seed=game.seed)
+        if game.server_seed and game.status != Game.Status.IN_PROGRESS:
+            actions = record.pop("actions")
+            record.update(fair_fields(game.server_seed, game.client_seeds))
+            record["seed"] = game.seed  # the seed the game was dealt from, whatever the fields say
+            record["actions"] = actions
+        records.append({"number": game.number, "record": record, "result": game.result})
     return records
 
 

@@ -13,13 +13,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 from rest_framework import serializers
 
-from games.events import waiter_for
-from games.models import Match, Player, Seat
-from games.selectors import match_context, match_view_for
+from games.events import match_channel, waiter_for, waiter_on
+from games.models import Action, Match, Player, Seat
+from games.selectors import MatchContext, match_context, match_view_for
 
 KEEPALIVE_SECONDS = 15.0
 #: A connection also hears of matches that finished this shortly before it opened, so a bot whose stream
@@ -34,7 +35,7 @@ class StreamMemory:
     connected_at: datetime
     challenges: set[int] = field(default_factory=set)
     started: set[int] = field(default_factory=set)
-    turns: set[tuple[int, int]] = field(default_factory=set)
+    turns: set[tuple[int, int, datetime | None]] = field(default_factory=set)
     finished: set[int] = field(default_factory=set)
 
 
@@ -69,11 +70,15 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                     "players": match.num_players,
                     "seat": seat.index,
                     "options": match.options,
+                    "seed_sha256": match.seed_sha256 or None,  # RULES.md 11: the current game's
                 }
             )
         if match.status == Match.Status.IN_PROGRESS:
-            if match.turn_seat == seat.index and (match.pk, match.ply) not in memory.turns:
-                memory.turns.add((match.pk, match.ply))
+            # A turn restarted (a new client seed deals the game again before its first action) is told
+            # again: its deadline changed.
+            turn = (match.pk, match.ply, match.turn_deadline)
+            if match.turn_seat == seat.index and turn not in memory.turns:
+                memory.turns.add(turn)
                 view = match_view_for(context=match_context(match.pk, lock=False), player=player)
                 if view["legal"]:  # read in the same moment as the turn: still ours
                     events.append(
@@ -84,6 +89,8 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
                             "deadline": api_time(match.turn_deadline),
                             "legal": view["legal"],
                             "view": view["view"],
+                            "seed_sha256": view["seed_sha256"],
+                            "client_seeds": view["client_seeds"],
                         }
                     )
         elif match.pk not in memory.finished:
@@ -123,6 +130,103 @@ def event_lines(
             wait = keepalive - (now - quiet_since)
             if max_seconds is not None:
                 wait = min(wait, max_seconds - (now - started))
+            waiter.wait(max(wait, 0.05))
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """One ply of a match as a watcher sees it, with the match and seats it was read with."""
+
+    view: dict[str, Any]
+    match: Match
+    seats: list[Seat]
+    newest: bool
+
+
+#: A watcher further behind than this gets only the latest moment (a tab back after a long sleep).
+MOMENTS_BACKLOG = 80
+
+
+def moments_since(*, context: MatchContext, player: Player | None, after: int) -> list[Moment]:
+    """One moment per ply after ``after`` up to the match's ply: the action taken (seat, code, and kind:
+    move, house_bot or timeout) and what ``player`` (or a spectator) sees once it is applied.
+
+    Only the newest moment carries ``legal``: the earlier ones are history for the page to show in turn.
+    """
+    match, seats = context.match, context.seats
+    if after >= match.ply:
+        return []
+    start = max(after, match.ply - MOMENTS_BACKLOG)
+    actions = {
+        row["ply"]: row
+        for row in Action.objects.filter(match=match, ply__gte=start, ply__lt=match.ply).values(
+            "ply", "seat", "code", "kind"
+        )
+    }
+    out = []
+    for ply in range(start + 1, match.ply + 1):
+        newest = ply == match.ply
+        view = match_view_for(context=context, player=player, ply=None if newest else ply)
+        if not newest:
+            view["legal"] = None
+        row = actions.get(ply - 1)
+        view["action"] = (
+            {"seat": row["seat"], "code": row["code"], "kind": row["kind"]} if row is not None else None
+        )
+        out.append(Moment(view=view, match=match, seats=seats, newest=newest))
+    return out
+
+
+def match_moments(
+    match_id: int,
+    player: Player | None,
+    *,
+    after: int,
+    status: str | None = None,
+    max_seconds: float | None = None,
+    keepalive: float = KEEPALIVE_SECONDS,
+) -> Iterator[Moment | None]:
+    """A match's moments for its page, each once and in order, as they happen; ``None`` when quiet for
+        ``keepalive`` seconds. Ends after the match is over (with its last moments) or at ``max_seconds``.
+    ``after`` and ``status`` are what the watcher has seen already (its page's ply and status).
+
+        Like the bots' stream, derived from the rows and woken early by the match's Redis channel.
+    """
+    started = time.monotonic()
+    seen = after
+    seen_status = status
+    with waiter_on(match_channel(match_id)) as waiter:
+        quiet_since = time.monotonic()
+        while True:
+            match = Match.objects.filter(pk=match_id).first()
+            if match is None:
+                return
+            if match.ply > seen or match.status != seen_status:
+                context = match_context(match_id, lock=False)
+                match = context.match
+                if match.ply > seen:
+                    yield from moments_since(context=context, player=player, after=seen)
+                elif seen_status is not None:  # no new ply but a new status (started, resigned, aborted)
+                    view = match_view_for(context=context, player=player)
+                    view["action"] = None
+                    yield Moment(view=view, match=match, seats=context.seats, newest=True)
+                seen, seen_status = match.ply, match.status
+                quiet_since = time.monotonic()
+            if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+                return
+            now = time.monotonic()
+            if max_seconds is not None and now - started >= max_seconds:
+                return
+            if now - quiet_since >= keepalive:
+                yield None
+                quiet_since = now
+            wait = keepalive - (now - quiet_since)
+            if max_seconds is not None:
+                wait = min(wait, max_seconds - (now - started))
+            if not connection.in_atomic_block:
+                # Between looks a watcher holds no database connection: a page open for an hour must
+                # not keep one of the server's connections (the next look opens one again).
+                connection.close()
             waiter.wait(max(wait, 0.05))
 
 

@@ -14,6 +14,12 @@ urlpatterns = [
     path("matches/<int:match_id>/abort/", apis.MatchAbortApi.as_view(), name="match-abort"),
     path("matches/<int:match_id>/accept/", apis.ChallengeAcceptApi.as_view(), name="match-accept"),
     path("matches/<int:match_id>/decline/", apis.ChallengeDeclineApi.as_view(), name="match-decline"),
+    path("matches/<int:match_id>/client-seed/", apis.ClientSeedApi.as_view(), name="match-client-seed"),
+    path(
+        "matches/<int:match_id>/client_seed/",
+        apis.ClientSeedAliasApi.as_view(),
+        name="match-client-seed-alias",
+    ),
     path("matches/<int:match_id>/record/", apis.MatchRecordApi.as_view(), name="match-record"),
     path("bots/", apis.BotListCreateApi.as_view(), name="bot-list"),
     path("bots/me/turns/", apis.MyTurnsApi.as_view(), name="my-turns"),

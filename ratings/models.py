@@ -80,3 +80,20 @@ class RatedMatch(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} rated"
+
+
+class RatingsWriter(models.Model):
+    """One row every ratings writer locks first (``select_for_update``), so they run one at a time.
+
+    The incremental task and ``ratings_recompute`` both rewrite rating rows; the recompute replaces
+    them all. Holding this row keeps an update from writing rows the recompute is about to replace,
+    on every database, with the ORM's own row lock. Writers are few (one per finished rated match).
+    """
+
+    id = models.PositiveSmallIntegerField(primary_key=True, default=1)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=models.Q(id=1), name="ratings_writer_singleton")]
+
+    def __str__(self) -> str:
+        return "ratings writer lock"

@@ -40,11 +40,14 @@ def postgres_required() -> None:
 
 @pytest.fixture
 def redis_url() -> str:
-    """A Redis URL that answers PING: CELERY_BROKER_URL when it is a Redis URL, else the local default."""
+    """A Redis URL that answers PING: TUTE_TEST_REDIS_URL, else the local default.
+
+    Not CELERY_BROKER_URL: pytest sets that to ``memory://`` (pyproject.toml), so that nothing a test
+    queues reaches the developer's broker.
+    """
     import redis
 
-    broker = os.environ.get("CELERY_BROKER_URL", "")
-    url = broker if broker.startswith(("redis://", "rediss://")) else DEFAULT_REDIS_URL
+    url = os.environ.get("TUTE_TEST_REDIS_URL") or DEFAULT_REDIS_URL
     client = redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1)
     try:
         reachable, reason = bool(client.ping()), ""

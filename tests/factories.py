@@ -7,14 +7,16 @@ match built here is one the server could have built (seats checked, game dealt w
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import factory
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
-from games.models import Game, Match, Player
+from games.models import ApiToken, Game, Match, Player
 from games.services import SeatSpec, match_create, token_create
+from games.tokens import token_digest
 
 
 class UserFactory(factory.django.DjangoModelFactory[User]):
@@ -85,8 +87,15 @@ def seat_spec(seat: SeatSpec | Player | str | None) -> SeatSpec:
 
 
 def token_for(player: Player) -> str:
-    """A fresh API token for the player's account (the service returns it once; the DB keeps a digest)."""
-    return token_create(user=player.user)
+    """A fresh API token for the player's account (the service returns it once; the DB keeps a digest).
+
+    A bot's tokens come from its owner's service, which keeps one at a time; here a further one is
+    stored as that service would, so a test may hold several."""
+    if not player.is_bot:
+        return token_create(user=player.user)
+    token = secrets.token_urlsafe(32)
+    ApiToken.objects.create(user=player.user, digest=token_digest(token), prefix=token[:8])
+    return token
 
 
 def current_game(match: Match) -> Game | None:

@@ -1,7 +1,7 @@
 """Django settings for Tute Arena, read from the environment.
 
 Every knob is an environment variable (README.md, "Configuration", lists them all). With none set the
-service runs on embedded defaults meant for one machine: a SQLite file and Celery's filesystem broker.
+service runs on embedded defaults meant for one machine: a SQLite file and a SQLite-backed Celery broker.
 DEBUG is off unless DJANGO_DEBUG says otherwise, and with DEBUG off a real DJANGO_SECRET_KEY is required
 and the HTTPS hardening below is on.
 """
@@ -253,23 +253,29 @@ CACHES = {
 
 # --- Celery ---------------------------------------------------------------------------------------------
 
-# The default broker needs no server: kombu's filesystem transport passes messages through files under
-# var/celery/. It works for one machine only; any deployment with a second node uses Redis.
-CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or "filesystem://"
-if CELERY_BROKER_URL.startswith("filesystem://"):
-    _broker_dir = DATA_DIR / "var" / "celery"
-    _queue_dir = _broker_dir / "queue"  # producers write and consumers read the same folder
-    _processed_dir = _broker_dir / "processed"
-    for _folder in (_queue_dir, _processed_dir):
-        _folder.mkdir(parents=True, exist_ok=True)
+# The default broker needs no server: kombu's SQLAlchemy transport on a SQLite file of its own
+# (tute_site.broker: WAL, a busy timeout, a short polling interval). It is for one machine only; any
+# deployment with a second node uses Redis. Why not the filesystem transport: docs/DEPLOY.md.
+CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL") or ""
+if not CELERY_BROKER_URL:
+    from tute_site.broker import sqlite_broker_url
+
+    CELERY_BROKER_URL = sqlite_broker_url(DATA_DIR / "var" / "celery" / "broker.sqlite3")
+if CELERY_BROKER_URL.startswith("sqlite://"):
+    CELERY_BROKER_TRANSPORT = "tute_site.broker:Transport"
+if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
+    # A Redis restart must not stop the workers (issue 14): they reconnect for as long as it takes, and
+    # a task a worker was running when the connection dropped finishes and is acknowledged, not cancelled
+    # and run again. A message delivered and not acknowledged (its worker died) comes back after the
+    # visibility timeout, longer than any task runs. Sockets are checked and re-opened when stale.
+    CELERY_BROKER_CONNECTION_RETRY = True
+    CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+    CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(_queue_dir),
-        "data_folder_out": str(_queue_dir),
-        "data_folder_processed": str(_processed_dir),
-        "control_folder": str(_broker_dir / "control"),
-        "store_processed": False,
-        # Workers look for new message files this often (kombu's default is a whole second per move).
-        "polling_interval": 0.05,
+        "visibility_timeout": env_int("TUTE_BROKER_VISIBILITY_TIMEOUT", 3600),
+        "retry_on_timeout": True,
+        "health_check_interval": 10,
+        "socket_keepalive": True,
     }
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 CELERY_TASK_ACKS_LATE = True

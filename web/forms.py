@@ -7,12 +7,14 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.core.validators import RegexValidator
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import BOT_LEVELS
 from games.models import Match
 from tournaments.models import Club, Membership, Tournament
 from tournaments.services import Settings
+from web.names import bot_level_choice
 
 GAME_CHOICES = [
     (Match.GameName.TUTE2.value, _("Tute (2 players)")),
@@ -25,11 +27,17 @@ class SignupForm(UserCreationForm):
     """Django's sign-up form: a username and a password typed twice, checked by the validators."""
 
 
+#: House-bot levels as people read them, the strongest (and the default) first.
+LEVEL_CHOICES = [
+    (level, lazy(bot_level_choice, str)(level)) for level in sorted(BOT_LEVELS, key=lambda v: v != "rule")
+]
+
+
 class PlayForm(forms.Form):
     """A match against the house bots: the person at seat 0, a house bot at every other seat."""
 
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
-    bot = forms.ChoiceField(label=_("House bot"), choices=[(level, level) for level in BOT_LEVELS])
+    bot = forms.ChoiceField(label=_("House bot"), choices=LEVEL_CHOICES, initial="rule")
     players = forms.IntegerField(
         label=_("Players (Pocha only)"),
         min_value=2,
@@ -222,7 +230,7 @@ class RegisterForm(forms.Form):
     partner = forms.SlugField(label=_("Partner's handle (Tute 4)"), max_length=32, required=False)
     partner_bot = forms.ChoiceField(
         label=_("Or a house bot as partner (Tute 4)"),
-        choices=[("", "—")] + [(level, level) for level in BOT_LEVELS],
+        choices=[("", "—"), *LEVEL_CHOICES],
         required=False,
     )
 
@@ -245,5 +253,5 @@ class InviteForm(forms.Form):
 
 
 class BotFillForm(forms.Form):
-    level = forms.ChoiceField(label=_("House bot"), choices=[(level, level) for level in BOT_LEVELS])
+    level = forms.ChoiceField(label=_("House bot"), choices=LEVEL_CHOICES, initial="rule")
     count = forms.IntegerField(label=_("How many"), min_value=0, max_value=64, initial=4)

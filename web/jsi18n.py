@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from web.cards import RANK_NAMES, SUIT_NAMES
+from web.errors import MESSAGES
+
+#: The service objections a move on the match page may meet.
+PLAY_ERRORS = ("not_your_turn", "stale_ply", "illegal_action", "match_not_in_progress", "not_seated")
 
 
 def js_strings() -> dict[str, object]:
@@ -44,4 +49,43 @@ def js_strings() -> dict[str, object]:
         "connection": _("Connection lost; retrying…"),
         "sang": _("%(name)s sang %(points)s in %(suit)s"),
         "swapped": _("%(name)s swapped the %(gave)s for the %(took)s"),
+        "seat_n": _("Seat %(n)s"),
+        "cards_n": _("cards: %(n)s"),
+        "tricks_n": _("tricks: %(n)s"),
+        "bid_n": _("bid: %(n)s"),
+        "score_n": _("score: %(n)s"),
+        "dealer": _("Dealer"),
+        "dealer_mark": pgettext("dealer's marker on a seat", "D"),
+        "mano": _("Mano: plays first"),
+        "mano_mark": pgettext("mano's marker on a seat", "M"),
+        "arrastre": _("Arrastre"),
+        "arrastre_help": _("The stock is empty: follow suit and beat the trick when you can."),
+        "bid_total": _("Bids: %(bids)s for %(tricks)s tricks"),
+        "won_trick": _("%(name)s won the trick (%(points)s points)"),
+        "last_trick_won": _("Last trick: %(name)s won it (%(points)s points)"),
+        "diez_ultimas": _("diez de últimas: +10"),
+        "hook": _(
+            "Not allowed: %(n)s. The dealer may not bid so that the bids add up to %(k)s, the tricks of the "
+            "hand (someone must miss)."
+        ),
+        "bid_first": _("Bid first: the cards are played after the bidding."),
+        "legal_hint": _("Raised cards are the ones the rules let you play now."),
+        "scoresheet": _("Scoresheet"),
+        "hand_col": _("Hand (cards)"),
+        "sheet_cell": _("bid %(bid)s · made %(won)s · %(points)s"),
+        "time_left": _("%(t)s left"),
+        "clock": _("Time left for this move"),
+        "hurry": _(
+            "Hurry: in %(s)s s the server plays for you (timeouts so far: %(used)s of %(max)s; at %(max)s "
+            "you forfeit)."
+        ),
+        "you_cap": _("You"),
+        "auto_played": _(
+            "Your time ran out: the server played for you (%(action)s). Timeouts: %(used)s of %(max)s; at "
+            "%(max)s you forfeit."
+        ),
+        "timed_out": _("out of time"),
+        "resign_confirm": _("Resign this match? It counts as a loss."),
+        "errors": {code: str(MESSAGES[code]) for code in PLAY_ERRORS},
+        "english": (get_language() or "en").startswith("en"),
     }

@@ -20,7 +20,7 @@ from games.engine.views import SeatView
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import matches_list
 from games.states import match_rules
-from ratings.models import Pool, Rating
+from ratings.models import Pool, Rating, RatingChange
 from ratings.selectors import is_provisional, leaderboard, player_ratings
 from tournaments.models import Club, Correction, Entrant, Membership, Tournament, TournamentMatch
 from tournaments.selectors import (
@@ -35,6 +35,7 @@ from tournaments.selectors import (
     standings_table,
     tournaments_list,
 )
+from web import names
 
 #: Pools in the order the website lists them.
 POOLS: tuple[str, ...] = tuple(Pool.values)
@@ -87,7 +88,7 @@ def rating_label(rating: Rating) -> str:
         return f"{rating.player.display_name} & {rating.partner.display_name}"
     if rating.player is not None:
         return rating.player.display_name
-    return f"house bot: {rating.house_bot}"
+    return names.bot_level_name(rating.house_bot)
 
 
 def player_by_handle(*, handle: str) -> Player | None:
@@ -120,26 +121,47 @@ def match_page(*, match_id: int) -> Match | None:
     )
 
 
-def seat_labels(match: Match) -> list[dict[str, Any]]:
-    """Per seat: the name to show, the player's handle (or None) and whether a bot plays it."""
+def seat_labels(match: Match, viewer: int | None = None) -> list[dict[str, Any]]:
+    """Per seat (prefetched): its name (web.names, one name per house bot everywhere), handle, bot flag,
+    number, relation to the viewer's seat and place around the table."""
+    return names.seat_labels(list(match.seats.all()), game=match.game, viewer=viewer)
+
+
+#: Which games a rules flag applies to (docs/RULES.md, the flags' table); unlisted flags: every game.
+_FLAG_GAMES = {
+    "partner_exception": {"tute4"},
+    "partner_may_sing": {"tute4"},
+    "first_lead": {"tute4"},
+    "exchange_requires_trick_win": {"tute2"},
+    "cante_before_draw": {"tute2"},
+    "cantes_in_arrastre": {"tute2", "tute4"},
+    "forty_before_twenty": {"tute2", "tute4"},
+    "tute_declaration": {"tute2", "tute4"},
+    "last_trick_bonus": {"tute2", "tute4"},
+    "stock_duty": {"tute2"},
+    "pocha_sequence": {"pocha"},
+    "pocha_max_cards": {"pocha"},
+    "pocha_hook": {"pocha"},
+}
+
+
+def variant_in_force(match: Match) -> list[dict[str, Any]]:
+    """Every rules flag of the match's game with its value, those chosen for this match marked."""
+    chosen = set(match.options or {})
     out = []
-    for seat in match.seats.all():
-        if seat.player is not None:
-            out.append(
-                {"name": seat.player.display_name, "handle": seat.player.handle, "bot": seat.player.is_bot}
-            )
-        elif seat.bot_level:
-            out.append({"name": f"bot:{seat.bot_level}", "handle": None, "bot": True})
-        else:
-            out.append({"name": "—", "handle": None, "bot": False})
+    for name, value in match_rules(match).to_options().items():
+        if match.game not in _FLAG_GAMES.get(name, {match.game}):
+            continue
+        shown = ", ".join(str(v) for v in value) if isinstance(value, list) else value
+        out.append({"name": name, "value": shown, "chosen": name in chosen})
     return out
 
 
-def match_outcome(match: Match) -> list[dict[str, Any]]:
+def match_outcome(match: Match, cantes: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """A finished match's sides: their seats' names, games won, the last game's score, who won.
 
     Tute 4 has two sides (seats 0+2 and 1+3); the other games one side a seat. Reads the prefetched seats
-    and games only.
+    and games only; ``cantes`` (the last game's, from its replay) go to their sides.
     """
     if match.result is None:
         return []
@@ -155,9 +177,105 @@ def match_outcome(match: Match) -> list[dict[str, Any]]:
             "games_won": won[side] if side < len(won) else 0,
             "score": last_scores[side] if side < len(last_scores) else None,
             "winner": side in winners,
+            "cantes": [c for c in cantes or [] if side_of(match, c["seat"]) == side],
         }
         for side in range(side_count)
     ]
+
+
+def side_of(match: Match | str, seat: int) -> int:
+    """The side a seat plays for: Tute 4's pairs (seats 0+2, 1+3), else the seat itself."""
+    game = match if isinstance(match, str) else match.game
+    return seat % 2 if game == Match.GameName.TUTE4 else seat
+
+
+def seat_result(result: dict[str, Any] | None, game: str, seat: int) -> str | None:
+    """``won``, ``lost`` or ``shared`` (a win shared by tied sides) for a seat of a finished match."""
+    if not result:
+        return None
+    winners = set(result.get("winners", []))
+    if side_of(game, seat) not in winners:
+        return "lost"
+    return "won" if len(winners) == 1 else "shared"
+
+
+def my_outcome(*, match: Match, seat: int | None, player: Player | None) -> dict[str, Any] | None:
+    """The person's own outcome of a finished match: won or lost, and what it did to their ratings."""
+    if seat is None or player is None or match.result is None:
+        return None
+    changes = list(
+        RatingChange.objects.filter(match=match)
+        .filter(Q(rating__player=player) | Q(rating__partner=player))
+        .order_by("pool")
+        .values("pool", "before", "after", "delta")
+    )
+    return {
+        "result": seat_result(match.result, match.game, seat),
+        "changes": changes,
+        "rated": match.rated,
+    }
+
+
+def rematch_fields(match: Match) -> dict[str, Any] | None:
+    """The /play/ form's fields for the same match again, when the person played house bots alone."""
+    seats = list(match.seats.all())
+    levels = {s.bot_level for s in seats if s.bot_level}
+    people = [s for s in seats if s.player_id is not None]
+    if (
+        len(people) != 1
+        or len(levels) != 1
+        or len(people) + sum(1 for s in seats if s.bot_level) != len(seats)
+    ):
+        return None
+    fields: dict[str, Any] = {"game": match.game, "bot": levels.pop()}
+    if match.game == Match.GameName.POCHA:
+        fields["players"] = match.num_players
+        sequence = (match.options or {}).get("pocha_sequence")
+        if sequence in ("spanish", "up_down"):
+            fields["pocha_sequence"] = sequence
+        if (match.options or {}).get("pocha_max_cards"):
+            fields["pocha_max_cards"] = match.options["pocha_max_cards"]
+    return fields
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """A match in a player's list: how it went for them and what it did to their rating."""
+
+    match: Match
+    result: str | None
+    delta: float | None
+
+
+def player_match_rows(*, player: Player, matches: list[Match]) -> list[MatchRow]:
+    """``matches`` (seats prefetched) with the player's result and rating change in each (one query)."""
+    deltas: dict[int, float] = {}
+    changes = RatingChange.objects.filter(match__in=[m.pk for m in matches]).filter(
+        Q(rating__player=player) | Q(rating__partner=player)
+    )
+    for match_id, delta in changes.values_list("match_id", "delta"):
+        deltas[match_id] = deltas.get(match_id, 0.0) + delta
+    rows = []
+    for m in matches:
+        seat = next((s.index for s in m.seats.all() if s.player_id == player.pk), None)
+        result = seat_result(m.result, m.game, seat) if seat is not None and m.status == "finished" else None
+        rows.append(MatchRow(match=m, result=result, delta=deltas.get(m.pk)))
+    return rows
+
+
+def player_record(*, player: Player) -> dict[str, dict[str, int]]:
+    """Per game, the player's finished matches won, lost and shared (one query)."""
+    record: dict[str, dict[str, int]] = {}
+    seats = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED).values_list(
+        "index", "match__game", "match__result"
+    )
+    for index, game, result in seats:
+        outcome = seat_result(result, game, index)
+        if outcome is None:
+            continue
+        row = record.setdefault(game, {"won": 0, "lost": 0, "shared": 0})
+        row[outcome] += 1
+    return record
 
 
 @dataclass(frozen=True, slots=True)

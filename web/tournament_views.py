@@ -34,6 +34,7 @@ from tournaments.services import (
 )
 from tute_site.exceptions import ApplicationError
 from web import selectors
+from web.errors import error_text
 from web.forms import (
     BotFillForm,
     ClubForm,
@@ -124,7 +125,7 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
                 partner_bot=form.cleaned_data["partner_bot"] or None,
             )
         except ApplicationError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("You are entered."))
             return redirect("web:tournament", tournament_id=tournament.pk)
@@ -153,7 +154,7 @@ def tournament_invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 tournament_id=tournament.pk, by=signed_in_player(request), handle=form.cleaned_data["handle"]
             )
         except ApplicationError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("Invitation sent."))
             return redirect("web:tournament", tournament_id=tournament.pk)
@@ -240,7 +241,7 @@ def _organiser_action(request: HttpRequest, tournament_id: int, action: Any, don
     try:
         action(tournament, signed_in_player(request))
     except ApplicationError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, error_text(exc))
     else:
         messages.success(request, done)
     return redirect("web:tournament", tournament_id=tournament.pk)
@@ -260,7 +261,7 @@ def tournament_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
                 count=form.cleaned_data["count"],
             )
         except ApplicationError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("House bots added."))
             return redirect("web:tournament", tournament_id=tournament.pk)
@@ -277,7 +278,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
         try:
             tournament = tournament_create(club=form.cleaned_data["club"], by=me, settings=form.settings())
         except ApplicationError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, error_text(exc))
         else:
             return redirect("web:tournament", tournament_id=tournament.pk)
     return render(request, "web/tournament_form.html", {"form": form, "clubs": clubs})
@@ -329,7 +330,7 @@ def club_member_add(request: HttpRequest, slug: str) -> HttpResponse:
                 role=form.cleaned_data["role"],
             )
         except ApplicationError as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, error_text(exc))
         else:
             messages.success(request, _("Member added."))
             return redirect("web:club", slug=club.slug)
@@ -346,7 +347,7 @@ def club_new(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"], slug=form.cleaned_data["slug"], by=signed_in_player(request)
             )
         except ApplicationError as exc:
-            form.add_error("slug", str(exc))
+            form.add_error("slug", error_text(exc))
         else:
             return redirect("web:club", slug=club.slug)
     return render(request, "web/club_form.html", {"form": form})

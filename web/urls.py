@@ -1,8 +1,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from web import live, views
 from web import tournament_views as tv
-from web import views
 
 app_name = "web"
 
@@ -12,6 +12,8 @@ urlpatterns = [
     path("leaderboards/<str:pool>/", views.leaderboard, name="leaderboard"),
     path("players/<slug:handle>/", views.player_detail, name="player"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("matches/<int:match_id>/events/", live.match_events, name="match-events"),
+    path("matches/<int:match_id>/moments/", live.match_moments_json, name="match-moments"),
     path("me/", views.me, name="me"),
     path("play/", views.play, name="play"),
     path("bots/", views.bots, name="bots"),

@@ -15,6 +15,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
@@ -31,8 +32,9 @@ from games.services import (
 )
 from ratings.models import Rating
 from tute_site.exceptions import ApplicationError
-from web import selectors
+from web import live, selectors
 from web.charts import rating_chart
+from web.errors import error_text
 from web.forms import BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
@@ -109,7 +111,10 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
         {
             "player": player,
             "ratings": ratings,
-            "matches": selectors.player_matches(player=player, limit=20),
+            "rows": selectors.player_match_rows(
+                player=player, matches=selectors.player_matches(player=player, limit=20)
+            ),
+            "record": selectors.player_record(player=player),
             "clubs": selectors.clubs_of(player=player),
         },
     )
@@ -120,7 +125,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     if match is None:
         raise Http404
     me = request_player(request)
-    seats = selectors.seat_labels(match)
+    my_seat = next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None)
+    seats = selectors.seat_labels(match, viewer=my_seat)
     replay = selectors.match_replay(match=match)
     return render(
         request,
@@ -128,12 +134,18 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
         {
             "match": match,
             "seats": seats,
-            "my_seat": next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None),
+            "my_seat": my_seat,
             "initial_view": match_view_for(context=context_of(match), player=me),
+            "clock": live.clock(match, list(match.seats.all())),
+            "variant": selectors.variant_in_force(match),
             "replay": [{"number": g.number, "result": g.result, "steps": g.steps} for g in replay],
             "js_strings": js_strings(),
             "live": match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS),
-            "outcome": selectors.match_outcome(match),
+            "outcome": selectors.match_outcome(
+                match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
+            ),
+            "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
+            "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
         },
     )
@@ -164,7 +176,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 + [SeatSpec(bot=form.cleaned_data["bot"])] * (seats_total - 1),
             )
         except (ApplicationError, RulesError) as exc:
-            form.add_error(None, str(exc))
+            form.add_error(None, error_text(exc))
         else:
             return redirect("web:match", match_id=match.pk)
     return render(request, "web/play.html", {"form": form})
@@ -182,6 +194,7 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+@never_cache  # it may show a new token: no cache keeps the page
 @login_required
 @require_http_methods(["GET", "POST"])
 def bots(request: HttpRequest) -> HttpResponse:
@@ -198,7 +211,7 @@ def bots(request: HttpRequest) -> HttpResponse:
                 display_name=form.cleaned_data["display_name"],
             )
         except ApplicationError as exc:
-            form.add_error("handle", str(exc))
+            form.add_error("handle", error_text(exc))
         else:
             form = BotCreateForm()
     return render(
@@ -208,6 +221,7 @@ def bots(request: HttpRequest) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_POST
 def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
@@ -215,7 +229,7 @@ def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
     try:
         token = bot_token_rotate(owner=user, handle=handle)
     except ApplicationError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, error_text(exc))
         return redirect("web:bots")
     bot = next((b for b in selectors.bots_of(user=user) if b.handle == handle), None)
     return render(
@@ -225,6 +239,7 @@ def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
     )
 
 
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def tokens(request: HttpRequest) -> HttpResponse:
@@ -240,7 +255,7 @@ def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
     try:
         token_revoke(user=request_user(request), token_id=token_id)
     except ApplicationError as exc:
-        messages.error(request, str(exc))
+        messages.error(request, error_text(exc))
     else:
         messages.success(request, _("The token was revoked: it no longer works."))
     return redirect("web:tokens")

@@ -1,4 +1,4 @@
-"""``python -m games.engine``: replay game records and play bot games from the command line."""
+"""``python -m games.engine``: replay and verify game records, and play bot games, from the command line."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from .records import RecordError, export_record, load_record, replay_steps
 from .rules import Rules, RulesError
 from .state import State
 from .table import IllegalAction
+from .verify import Verified, verify_document
 
 
 def _error(step: int | None, action: str | None, reason: str, steps: list[dict[str, Any]]) -> dict[str, Any]:
@@ -90,6 +91,88 @@ def command_replay(files: Sequence[str], out: TextIO, stdin: TextIO) -> int:
     return 1 if failed else 0
 
 
+def record_url(url: str) -> str:
+    """The record API's address for ``url``: a record address as it is, or a match's address (API or
+    website: ``.../matches/{id}/...``) turned into ``{origin}/api/v1/matches/{id}/record/``."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"not an http(s) address: {url!r}")
+    if parts.path.rstrip("/").endswith("/record"):
+        return url
+    segments = [p for p in parts.path.split("/") if p]
+    for index, segment in enumerate(segments[:-1]):
+        if segment == "matches" and segments[index + 1].isdigit():
+            return f"{parts.scheme}://{parts.netloc}/api/v1/matches/{segments[index + 1]}/record/"
+    raise ValueError(f"no match id in {url!r}: give .../matches/<id>/ or its record's address")
+
+
+def fetch_json(url: str, timeout: float = 30.0) -> object:
+    """GET ``url`` as JSON; a ValueError says why not (status, network, not JSON)."""
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(url, headers={"Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            body = response.read()
+    except urllib.error.HTTPError as exc:
+        detail = exc.read()[:300].decode("utf-8", "replace")
+        raise ValueError(f"{url} answered {exc.code}: {detail}") from None
+    except (urllib.error.URLError, OSError) as exc:
+        raise ValueError(f"cannot fetch {url}: {exc}") from None
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError:
+        raise ValueError(f"{url} did not answer JSON") from None
+
+
+def _write_verified(verified: Verified, out: TextIO, as_json: bool) -> None:
+    if as_json:
+        out.write(json.dumps(verified.to_dict()) + "\n")
+        return
+    out.write(f"{verified.label}: {'verified' if verified.ok else 'FAILED'}\n")
+    for check in verified.checks:
+        out.write(f"  {'ok  ' if check.ok else 'FAIL'} {check.name}: {check.detail}\n")
+
+
+def command_verify(args: argparse.Namespace, out: TextIO, stdin: TextIO) -> int:
+    """Check every record read (JSON Lines on stdin, or one match's records fetched): exit 1 when any
+    check fails or nothing was checked, 2 when the input cannot be read."""
+    documents: list[object] = []
+    if args.match:
+        try:
+            documents.append(fetch_json(record_url(args.match)))
+        except ValueError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    else:
+        documents.extend(_documents("standard input", stdin.read()))
+    results: list[Verified] = []
+    for document in documents:
+        if isinstance(document, _Unreadable):
+            failed = Verified("input")
+            failed.add("json", False, document.reason)
+            results.append(failed)
+        else:
+            results.extend(verify_document(document))
+    for number, verified in enumerate(results, start=1):
+        if verified.label == "record":
+            verified.label = f"record {number}"
+        _write_verified(verified, out, args.json)
+    bad = sum(not v.ok for v in results)
+    summary = f"{len(results)} record(s) checked, {len(results) - bad} verified, {bad} failed"
+    if args.json:
+        out.write(
+            json.dumps({"summary": {"records": len(results), "verified": len(results) - bad, "failed": bad}})
+            + "\n"
+        )
+    else:
+        out.write(summary + "\n")
+    return 0 if results and not bad else 1
+
+
 BotChooser = Callable[..., str]
 
 
@@ -164,6 +247,15 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("replay", help="replay game records, one JSON line out per record")
     rep.add_argument("files", nargs="+", metavar="FILE", help="record files; - reads JSON Lines from stdin")
+    ver = sub.add_parser(
+        "verify",
+        help="check finished games' deals (docs/RULES.md 11): commitment, seeds, every card, the actions",
+        description="Reads records as JSON Lines on standard input (bare records, the record API's answer "
+        "or its entries), or fetches a finished match's records with --match; prints each check made and "
+        "exits 1 if any fails.",
+    )
+    ver.add_argument("--match", metavar="URL", help="a match's address (API, record or website page)")
+    ver.add_argument("--json", action="store_true", help="one JSON line per record instead of text")
     play = sub.add_parser("play", help="play bot games and print their records (or a summary)")
     play.add_argument("--game", required=True, choices=("tute2", "tute4", "pocha"))
     play.add_argument("--players", type=int, default=None, help="Pocha: 2 to 6 (default 4)")
@@ -181,6 +273,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None, stdin: Te
     out = out or sys.stdout
     if args.command == "replay":
         return command_replay(args.files, out, stdin or sys.stdin)
+    if args.command == "verify":
+        return command_verify(args, out, stdin or sys.stdin)
     if args.games < 1:
         print("--games must be at least 1", file=sys.stderr)
         return 2

@@ -159,6 +159,23 @@ class Table:
         t._deal(0)
         return t
 
+    @classmethod
+    def new_at_hand(
+        cls,
+        rules: Rules,
+        first_dealer: int,
+        decks: tuple[tuple[int, ...], ...],
+        hand_no: int,
+        totals: tuple[int, ...],
+    ) -> Table:
+        """A Pocha game dealt straight into hand ``hand_no`` with the totals so far: what search needs to
+        play a sampled deal of the current hand without replaying the hands before it."""
+        t = cls.new(rules, first_dealer, decks)
+        if hand_no:
+            t._deal(hand_no)
+            t.totals = totals
+        return t
+
     def clone(self) -> Table:
         """A shallow copy: every field holds an immutable value, so the copy is independent."""
         o = Table.__new__(Table)
@@ -296,38 +313,24 @@ class Table:
 
     def _play_mask(self, seat: int) -> int:
         """docs/RULES.md section 2: the cards of ``seat``'s hand it may play to the current trick."""
-        hand = self.hands[seat]
-        trick = self.trick
-        if not trick:
-            return hand
-        rules = self.rules
-        trump = self.trump
-        lead_suit = SUIT_OF[trick[0]]
-        if rules.has_stock and self.faceup >= 0:  # rule 2.5: Tute 2 while the stock has cards
-            duty = rules.stock_duty
-            if duty == "free" or (duty == "trump_lead_only" and lead_suit != trump):
-                return hand
-        follow = hand & SUIT_MASK[lead_suit]
-        if rules.partner_exception and rules.has_partners and self.win_seat == (seat + 2) % 4:
-            return follow or hand  # rule 2.4
-        win_card = self.win_card
-        win_suit = SUIT_OF[win_card]
-        if follow:  # rule 2.2
-            if win_suit == lead_suit:
-                return (follow & STRONGER[win_card]) or follow
-            if rules.beat_led_suit_even_if_trumped:
-                best_led = max((c for c in trick if SUIT_OF[c] == lead_suit), key=STRENGTH.__getitem__)
-                return (follow & STRONGER[best_led]) or follow
-            return follow
-        trumps = hand & SUIT_MASK[trump]  # rule 2.3
-        if not trumps:
-            return hand
-        if win_suit != trump:
-            return trumps
-        over = trumps & STRONGER[win_card]
-        if over:
-            return over
-        return trumps if rules.must_undertrump else hand
+        return self.play_mask_for(seat, self.hands[seat])
+
+    def play_mask_for(self, seat: int, hand: int) -> int:
+        """The cards of ``hand`` that ``seat`` could play to the current trick if it held ``hand``.
+
+        Search and deal sampling ask this of hands a seat might hold; it is the same code that decides
+        legality, so they cannot disagree with the rules.
+        """
+        return duty_mask(
+            self.rules,
+            self.trump,
+            self.trick,
+            self.win_seat,
+            self.win_card,
+            self.rules.has_stock and self.faceup >= 0,
+            seat,
+            hand,
+        )
 
     def _window_ids(self, seat: int) -> list[int]:
         """Swaps and cantes open to the leader before it leads (Tute games)."""
@@ -423,15 +426,8 @@ class Table:
             known[seat] ^= bit
             self.known = tuple(known)
         trick = self.trick
-        if not trick:
+        if not trick or beats(card, self.win_card, self.trump):
             self.win_seat, self.win_card = seat, card
-        else:
-            win = self.win_card
-            if SUIT_OF[card] == SUIT_OF[win]:
-                if STRENGTH[card] > STRENGTH[win]:
-                    self.win_seat, self.win_card = seat, card
-            elif SUIT_OF[card] == self.trump:
-                self.win_seat, self.win_card = seat, card
         self.trick = trick = (*trick, card)
         self.log = (*self.log, (EV_PLAY, seat, card, 0))
         if len(trick) < self.n:
@@ -665,6 +661,55 @@ class Table:
         if self._sing_source(seat) & PAIR_MASK[suit] != PAIR_MASK[suit]:
             return "only a pair held when the trick was won may be sung (cante_before_draw)"
         return f"the 40 in {SUIT_NAMES[self.trump]} must be sung first (forty_before_twenty)"
+
+
+def beats(card: int, win: int, trump: int) -> bool:
+    """Whether ``card``, played to a trick ``win`` is winning, takes the trick over it."""
+    if SUIT_OF[card] == SUIT_OF[win]:
+        return STRENGTH[card] > STRENGTH[win]
+    return SUIT_OF[card] == trump
+
+
+def duty_mask(
+    rules: Rules,
+    trump: int,
+    trick: tuple[int, ...],
+    win_seat: int,
+    win_card: int,
+    stock_open: bool,
+    seat: int,
+    hand: int,
+) -> int:
+    """docs/RULES.md section 2: the cards of ``hand`` that ``seat`` may play to ``trick`` (cards in play
+    order, ``win_card`` by ``win_seat`` winning it so far); ``stock_open``: Tute 2 while the stock has
+    cards. The one implementation of the trick duties."""
+    if not trick:
+        return hand
+    lead_suit = SUIT_OF[trick[0]]
+    if stock_open:  # rule 2.5: Tute 2 while the stock has cards
+        duty = rules.stock_duty
+        if duty == "free" or (duty == "trump_lead_only" and lead_suit != trump):
+            return hand
+    follow = hand & SUIT_MASK[lead_suit]
+    if rules.partner_exception and rules.has_partners and win_seat == (seat + 2) % 4:
+        return follow or hand  # rule 2.4
+    win_suit = SUIT_OF[win_card]
+    if follow:  # rule 2.2
+        if win_suit == lead_suit:
+            return (follow & STRONGER[win_card]) or follow
+        if rules.beat_led_suit_even_if_trumped:
+            best_led = max((c for c in trick if SUIT_OF[c] == lead_suit), key=STRENGTH.__getitem__)
+            return (follow & STRONGER[best_led]) or follow
+        return follow
+    trumps = hand & SUIT_MASK[trump]  # rule 2.3
+    if not trumps:
+        return hand
+    if win_suit != trump:
+        return trumps
+    over = trumps & STRONGER[win_card]
+    if over:
+        return over
+    return trumps if rules.must_undertrump else hand
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .actions import CODE_OF_ACTION
 from .cards import CODE_OF, SUITS, codes_of
 from .table import (
     EV_BID,
@@ -74,6 +75,8 @@ class SeatView:
     scores: tuple[int, ...]  # per side: Tute points with cantes; Pocha totals of finished hands
     hands_played: tuple[dict[str, Any], ...]  # Pocha: every finished hand, with its tricks
     result: dict[str, Any] | None
+    options: dict[str, Any]  # every rules flag of the game with its value (docs/RULES.md), as in a record
+    actions: tuple[str, ...]  # this hand's action codes in order: every action is public
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,6 +111,8 @@ class SeatView:
             "scores": list(self.scores),
             "hands_played": list(self.hands_played),
             "result": self.result,
+            "options": dict(self.options),
+            "actions": list(self.actions),
         }
 
 
@@ -167,7 +172,22 @@ def seat_view(t: Table, seat: int | None, result: dict[str, Any] | None) -> Seat
             {**h.to_dict(), "played": [trick.to_dict() for trick in tricks_of(h.log)]} for h in t.hand_results
         ),
         result=result,
+        options=t.rules.to_options(),
+        actions=hand_actions(t),
     )
+
+
+def hand_actions(t: Table) -> tuple[str, ...]:
+    """The current hand's action codes in order: one event of the hand's log per action, the tricks'
+    closing events aside, so the newest that many of the game's actions."""
+    count = sum(1 for event in t.log if event[0] != EV_TRICK)
+    out: list[str] = []
+    node = t.actions
+    while node is not None and len(out) < count:
+        action, node = node
+        out.append(CODE_OF_ACTION[action])
+    out.reverse()
+    return tuple(out)
 
 
 def tricks_of(log: tuple[tuple[int, int, int, int], ...]) -> list[TrickView]:

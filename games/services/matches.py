@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -11,11 +12,16 @@ from django.utils import timezone
 
 from games.bots import BOT_LEVELS
 from games.engine import CODE_OF, RULES_VERSION, Rules, RulesError, State
+from games.engine.fair import client_seed_problem, commitment, deal_seed
 from games.engine.rules import PLAYERS
 from games.errors import (
+    AbortTooLate,
     AlreadySeated,
+    GameStarted,
+    InvalidClientSeed,
     InvalidRules,
     InvalidSeats,
+    ManagedMatch,
     MatchNotInProgress,
     MatchNotOpen,
     NotAllowed,
@@ -25,20 +31,24 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
-from games.models import Game, Match, Player, Seat
+from games.models import Action, Game, Match, Player, Seat
 from games.selectors import MatchContext, match_context
 from games.services.common import set_turn
 from games.states import cache_state, match_rules
+
+log = logging.getLogger(__name__)
 
 MAX_MOVE_SECONDS = 24 * 3600
 
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """How a seat starts: a player by handle, a house bot of a level, or empty (all None)."""
+    """How a seat starts: a player by handle, a house bot of a level, or empty (all None); its optional
+    client seed (RULES.md section 11)."""
 
     player: str | None = None
     bot: str | None = None
+    client_seed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +73,8 @@ def match_create(
     rated: bool = True,
     clock: Clock | None = None,
     challenge: bool = True,
+    managed: bool = False,
+    client_seed: str | None = None,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
@@ -73,6 +85,12 @@ def match_create(
     bot set to accept automatically). The match starts when every seat is filled and accepted.
     ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
     by entering): the match starts at once when every seat is filled.
+
+    ``managed``: the calling service (a tournament) alone ends the match (``match_call_off``); the
+    games API refuses to abort it.
+
+    ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
+    game's server seed is drawn now and its commitment shown while the match is open.
     """
     if seats is not None:
         if players is None:
@@ -113,6 +131,11 @@ def match_create(
             raise InvalidSeats("a seat holds a player or a house bot, not both")
         if spec.bot and spec.bot not in BOT_LEVELS:
             raise InvalidSeats(f"unknown house bot level {spec.bot!r}: choose from {', '.join(BOT_LEVELS)}")
+        if spec.client_seed is not None:
+            _check_client_seed(spec.client_seed)
+    if client_seed is not None:
+        _check_client_seed(client_seed)
+    server_seed = new_server_seed()
     match = Match.objects.create(
         game=rules.game,
         num_players=rules.players,
@@ -121,32 +144,48 @@ def match_create(
         format=format,
         format_target=format_target,
         rated=rated,
+        managed=managed,
         created_by=created_by.user,
         human_move_seconds=clock.human_move_seconds,
         bot_move_seconds=clock.bot_move_seconds,
         max_timeouts=clock.max_timeouts,
+        next_server_seed=server_seed,
+        next_seed_sha256=commitment(server_seed),
     )
     new_seats = []
     for index, spec in enumerate(specs):
         player = by_handle[spec.player] if spec.player else None
         accepted = not challenge or player is None or player.pk == created_by.pk or player.auto_accept
+        seed = spec.client_seed
+        if seed is None and client_seed is not None and player is not None and player.pk == created_by.pk:
+            seed = client_seed
         new_seats.append(
-            Seat(match=match, index=index, player=player, bot_level=spec.bot or "", accepted=accepted)
+            Seat(
+                match=match,
+                index=index,
+                player=player,
+                bot_level=spec.bot or "",
+                accepted=accepted,
+                client_seed=seed or "",
+            )
         )
     Seat.objects.bulk_create(new_seats)
-    context = MatchContext(match=match, seats=new_seats, game=None, state=None)
-    _start_when_ready(context)
+    _start_when_ready(MatchContext(match=match, seats=new_seats, game=None, state=None))
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
     return match
 
 
 @transaction.atomic
-def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Match:
+def seat_join(
+    *, match_id: int, player: Player, seat: int | None = None, client_seed: str | None = None
+) -> Match:
     """Take ``seat`` (or the first empty one); the match starts when its last seat is filled.
 
     The seats are read after the match row's lock, so of two joins at once the second sees the first's
     seat; the seat's own conditional update and the one-seat-per-player constraint are the last guards.
     """
+    if client_seed is not None:
+        _check_client_seed(client_seed)
     context = match_context(match_id, lock=True)
     match, seats = context.match, context.seats
     if match.status != Match.Status.OPEN:
@@ -166,13 +205,14 @@ def seat_join(*, match_id: int, player: Player, seat: int | None = None) -> Matc
     try:
         with transaction.atomic():
             taken = Seat.objects.filter(pk=target.pk, player__isnull=True, bot_level="").update(
-                player=player, accepted=True, decline_reason=""
+                player=player, accepted=True, decline_reason="", client_seed=client_seed or ""
             )
     except IntegrityError:  # seat_one_per_player: the same player joined another seat meanwhile
         raise AlreadySeated() from None
     if taken != 1:
         raise SeatTaken(f"Seat {target.index} is taken.")
     target.player, target.accepted, target.decline_reason = player, True, ""
+    target.client_seed = client_seed or ""
     _start_when_ready(context)
     return match
 
@@ -185,18 +225,24 @@ def seat_leave(*, match_id: int, player: Player) -> Match:
     seat = context.seat_of(player)
     if seat is None:
         raise NotSeated()
-    seat.player, seat.accepted = None, True
-    seat.save(update_fields=["player", "accepted"])
+    seat.player, seat.accepted, seat.client_seed = None, True, ""
+    seat.save(update_fields=["player", "accepted", "client_seed"])
     return context.match
 
 
 @transaction.atomic
-def challenge_accept(*, match_id: int, player: Player) -> Match:
-    """The challenged player takes the seat it was offered."""
+def challenge_accept(*, match_id: int, player: Player, client_seed: str | None = None) -> Match:
+    """The challenged player takes the seat it was offered (with its client seed, if it gives one)."""
+    if client_seed is not None:
+        _check_client_seed(client_seed)
     context = match_context(match_id, lock=True)
     seat = _challenged_seat(context, player)
     seat.accepted = True
-    seat.save(update_fields=["accepted"])
+    fields = ["accepted"]
+    if client_seed is not None:
+        seat.client_seed = client_seed
+        fields.append("client_seed")
+    seat.save(update_fields=fields)
     _start_when_ready(context)
     return context.match
 
@@ -209,7 +255,8 @@ def challenge_decline(*, match_id: int, player: Player, reason: str = "") -> Mat
     seat.player = None
     seat.accepted = True
     seat.decline_reason = reason[:200] or "declined"
-    seat.save(update_fields=["player", "accepted", "decline_reason"])
+    seat.client_seed = ""
+    seat.save(update_fields=["player", "accepted", "decline_reason", "client_seed"])
     return context.match
 
 
@@ -226,13 +273,41 @@ def _challenged_seat(context: MatchContext, player: Player) -> Seat:
 
 @transaction.atomic
 def match_abort(*, match_id: int, by: Player) -> Match:
-    """The creator (or staff) calls the match off: it is never rated and has no result."""
+    """Call off a match that has not really started: never rated, no result.
+
+    The creator or staff may abort while some seat has not acted yet (as Lichess does: before each
+    side has moved); after that only resigning or the clock ends it, so nobody dodges a rating change.
+    A tournament's match (``managed``) is ended only by the tournament.
+    """
     context = match_context(match_id, lock=True)
     match = context.match
+    if match.managed:
+        raise ManagedMatch()
     if match.created_by_id != by.user_id and not by.user.is_staff:
         raise NotAllowed("Only the match's creator or staff may abort it.")
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
         raise MatchNotInProgress("The match is already over.")
+    if match.status == Match.Status.IN_PROGRESS:
+        acted = Action.objects.filter(match=match).order_by().values("seat").distinct().count()
+        if acted >= match.num_players:
+            raise AbortTooLate()
+    return _call_off(context)
+
+
+@transaction.atomic
+def match_call_off(*, match_id: int) -> Match:
+    """End a match with no result for the service that manages it (a tournament's no-show,
+    withdrawal or cancellation, whose service checked who asked); a match already over is left as it is."""
+    context = match_context(match_id, lock=True)
+    match = context.match
+    if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+        return match
+    log.info("match %s called off by its managing service at ply %s", match.pk, match.ply)
+    return _call_off(context)
+
+
+def _call_off(context: MatchContext) -> Match:
+    match = context.match
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     match.status = Match.Status.ABORTED
     match.finish_reason = "aborted"
@@ -255,22 +330,96 @@ def _start_when_ready(context: MatchContext) -> None:
 
 
 def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] = ()) -> MatchContext:
-    """A new game from a seed drawn from the OS's secure source; it stays secret until the game ends.
+    """A new game dealt from the match's committed server seed and the seats' client seeds (RULES.md
+    section 11); the next game's server seed is drawn now from the OS's secure source and committed.
 
     ``also_save`` names fields of the match the caller changed, saved with the turn's. Returns the
     match's context with the new game as its current one.
     """
-    match = context.match
-    seed = secrets.token_hex(16)
+    match, seats = context.match, context.seats
+    server_seed = match.next_server_seed or new_server_seed()
+    client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
+    seed = deal_seed(server_seed, client_seeds)
     rules = match_rules(match)
     dealer = number % rules.players
     state = State.new(rules, dealer=dealer, seed=seed)
     decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
     game = Game.objects.create(
-        match=match, number=number, seed=seed, decks=decks, dealer=dealer, first_ply=match.ply
+        match=match,
+        number=number,
+        seed=seed,
+        server_seed=server_seed,
+        client_seeds=client_seeds,
+        decks=decks,
+        dealer=dealer,
+        first_ply=match.ply,
     )
-    cache_state(game, match.ply, state)
+    following = new_server_seed()
     match.current_game = game
-    dealt = MatchContext(match=match, seats=context.seats, game=game, state=state)
-    set_turn(dealt, state, also_save=("current_game", *also_save))
+    match.seed_sha256 = commitment(server_seed)
+    match.next_server_seed = following
+    match.next_seed_sha256 = commitment(following)
+    cache_state(game, match.ply, state)
+    dealt = MatchContext(match=match, seats=seats, game=game, state=state)
+    set_turn(
+        dealt,
+        state,
+        also_save=(*also_save, "current_game", "seed_sha256", "next_server_seed", "next_seed_sha256"),
+    )
     return dealt
+
+
+def new_server_seed() -> str:
+    """32 bytes from the OS's cryptographic source, as 64 lowercase hexadecimal characters."""
+    return secrets.token_hex(32)
+
+
+def _check_client_seed(value: str) -> None:
+    problem = client_seed_problem(value)
+    if problem is not None:
+        raise InvalidClientSeed(problem[0].upper() + problem[1:] + ".")
+
+
+@transaction.atomic
+def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match:
+    """The caller's seat gives its client seed (RULES.md section 11): it counts for every game of the
+    match dealt from now on, and for the current game while that game has no action yet (its deal is
+    then made again from the new seed). After the current game's first action: 409 game_started.
+    """
+    _check_client_seed(client_seed)
+    context = match_context(match_id, lock=True)
+    match, game = context.match, context.game
+    seat = context.seat_of(player)
+    if seat is None:
+        raise NotSeated()
+    if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
+        raise MatchNotInProgress("The match is over: its deals are done.")
+    if match.status == Match.Status.IN_PROGRESS:
+        assert game is not None, "a match in progress has a current game"
+        if match.ply != game.first_ply:
+            raise GameStarted(
+                f"Game {game.number} has begun: a client seed counts only before a game's first action."
+            )
+    seat.client_seed = client_seed
+    seat.save(update_fields=["client_seed"])
+    if match.status == Match.Status.IN_PROGRESS and game is not None:
+        state = _redeal(context, game)
+        # The turn starts again with the new cards, and streams hear of it.
+        set_turn(MatchContext(match=match, seats=context.seats, game=game, state=state), state)
+    else:
+        publish_match_event(match, context.seats)
+    return match
+
+
+def _redeal(context: MatchContext, game: Game) -> State:
+    """Deal ``game`` (no action yet) again from its server seed and the seats' client seeds now."""
+    match, seats = context.match, context.seats
+    client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
+    seed = deal_seed(game.server_seed, client_seeds)
+    state = State.new(match_rules(match), dealer=game.dealer, seed=seed)
+    game.client_seeds = client_seeds
+    game.seed = seed
+    game.decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
+    game.save(update_fields=["client_seeds", "seed", "decks"])
+    cache_state(game, match.ply, state)
+    return state

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from games.errors import HandleTaken, NotABot, TokenNotFound
+from games.errors import HandleTaken, NotABot, PeopleOnly, TokenNotFound
 from games.models import ApiToken, Player
 from games.tokens import token_digest
 
@@ -39,9 +39,22 @@ def player_for_user(*, user: User) -> Player:
     raise HandleTaken(f"No free handle left for {user.get_username()!r}.")
 
 
+def require_person(user: User) -> None:
+    """Only people own bots, clubs and personal tokens: a bot account (acting with its token) is refused,
+    so it can neither chain bots its owner cannot see nor mint tokens outliving a rotation."""
+    if Player.objects.filter(user=user, is_bot=True).exists():
+        raise PeopleOnly()
+
+
 @transaction.atomic
 def token_create(*, user: User) -> str:
-    """A new API token for ``user``; only its digest is kept, so this is the one time it is seen."""
+    """A new personal API token for the person ``user``; only its digest is kept, so this is the one time
+    it is seen. A bot account's tokens come from its owner (``bot_create``, ``bot_token_rotate``)."""
+    require_person(user)
+    return _new_token(user)
+
+
+def _new_token(user: User) -> str:
     token = secrets.token_urlsafe(TOKEN_BYTES)
     ApiToken.objects.create(user=user, digest=token_digest(token), prefix=token[:8])
     return token
@@ -51,6 +64,7 @@ def token_create(*, user: User) -> str:
 def token_revoke(*, user: User, token_id: int) -> None:
     """Delete one of ``user``'s own tokens; it stops working at once (games.authentication drops it from
     the cache). Another account's token is not found, as if it did not exist."""
+    require_person(user)
     deleted, _ = ApiToken.objects.filter(pk=token_id, user=user).delete()
     if not deleted:
         raise TokenNotFound()
@@ -58,7 +72,8 @@ def token_revoke(*, user: User, token_id: int) -> None:
 
 @transaction.atomic
 def bot_create(*, owner: User, handle: str, display_name: str = "") -> tuple[Player, str]:
-    """A bot account owned by ``owner`` and its first token (returned once)."""
+    """A bot account owned by the person ``owner`` and its first token (returned once)."""
+    require_person(owner)
     if Player.objects.filter(handle=handle).exists():
         raise HandleTaken(f"The handle {handle!r} is taken.")
     user_model = get_user_model()
@@ -72,22 +87,24 @@ def bot_create(*, owner: User, handle: str, display_name: str = "") -> tuple[Pla
     bot = Player.objects.create(
         user=user, handle=handle, display_name=display_name or handle, is_bot=True, owner=owner
     )
-    return bot, token_create(user=user)
+    return bot, _new_token(user)
 
 
 @transaction.atomic
 def bot_token_rotate(*, owner: User, handle: str) -> str:
     """Revoke every token of the owner's bot ``handle`` and return a new one (shown once)."""
+    require_person(owner)
     bot = Player.objects.filter(handle=handle, is_bot=True, owner=owner).select_for_update().first()
     if bot is None:
         raise NotABot()
     ApiToken.objects.filter(user=bot.user).delete()  # games.authentication drops them from the cache
-    return token_create(user=bot.user)
+    return _new_token(bot.user)
 
 
 @transaction.atomic
 def bot_settings_update(*, owner: User, handle: str, auto_accept: bool | None = None) -> Player:
     """Change a bot's settings: for now, whether it accepts every challenge at once."""
+    require_person(owner)
     bot = Player.objects.filter(handle=handle, is_bot=True, owner=owner).select_for_update().first()
     if bot is None:
         raise NotABot()

@@ -13,6 +13,7 @@ from games.models import Game, Match, Seat
 from ratings.elo import Standing
 from ratings.facts import Change, Competitor, MatchFacts, match_facts, policy, rate
 from ratings.models import RatedMatch, Rating, RatingChange
+from ratings.services.lock import ratings_writer_lock
 
 log = logging.getLogger(__name__)
 
@@ -50,9 +51,10 @@ def facts_for(match: Match, seats: list[Seat], games: list[Game]) -> MatchFacts 
 def match_ratings_apply(*, match_id: int) -> int:
     """Apply a finished match's rating changes exactly once; returns how many were written (0: none due).
 
-    The competitors' rating rows are locked in one fixed order (pool, subject), so two matches of the
-    same player finishing together wait for each other instead of deadlocking or losing an update.
+    Ratings writers take one lock first (``ratings_writer_lock``): two matches finishing together, or a
+    match and a recompute, are applied one after the other, never interleaved or lost.
     """
+    ratings_writer_lock()
     match = Match.objects.filter(pk=match_id).first()
     if match is None or RatedMatch.objects.filter(match_id=match_id).exists():
         return 0
@@ -77,9 +79,6 @@ def match_ratings_apply(*, match_id: int) -> int:
         (r.pool, r.subject): r
         for r in Rating.objects.select_for_update().filter(condition).order_by("pool", "subject")
     }
-    # A twin delivery, or a recompute (it holds the tables until it commits), got here first.
-    if RatedMatch.objects.filter(match_id=match_id).exists():
-        return 0
     changes = rate(facts, lambda pool, subject: _standing(rows[(pool, subject)]), policy())
     played_at = match.finished_at
     assert played_at is not None

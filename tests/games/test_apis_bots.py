@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games.models import Action, ApiToken, Match, Player
 from games.services import SeatSpec, match_create
-from tests.factories import BotPlayerFactory, PlayerFactory
+from tests.factories import BotPlayerFactory, PlayerFactory, token_for
 
 pytestmark = pytest.mark.django_db
 
@@ -241,3 +241,56 @@ def test_a_first_personal_token_with_the_session_needs_the_csrf_header() -> None
     assert app.get("/api/v1/me/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 401
     gone = browser.delete(f"/api/v1/me/tokens/{row['id']}/", HTTP_X_CSRFTOKEN=csrf)
     assert (gone.status_code, gone.json()["code"]) == (404, "token_not_found")
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "body"),
+    [
+        ("post", "/api/v1/bots/", {"handle": "chained"}),
+        ("get", "/api/v1/bots/", None),
+        ("post", "/api/v1/me/tokens/", None),
+        ("get", "/api/v1/me/tokens/", None),
+        ("delete", "/api/v1/me/tokens/{token_id}/", None),
+        ("post", "/api/v1/bots/{handle}/token/", None),
+        ("patch", "/api/v1/bots/{handle}/", {"auto_accept": True}),
+        ("post", "/api/v1/clubs/", {"name": "Bots", "slug": "bots"}),
+    ],
+)
+def test_a_bot_owns_nothing(method: str, path: str, body: dict | None) -> None:
+    # given: a bot account acting with its own token
+    bot = BotPlayerFactory()
+    token = token_for(bot)
+    token_id = ApiToken.objects.get(user=bot.user).pk
+    rows_before = (Player.objects.count(), ApiToken.objects.count())
+
+    # when: it tries to own bots, tokens or clubs, or to see or revoke tokens
+    url = path.format(token_id=token_id, handle=bot.handle)
+    response = getattr(with_token(token), method)(url, body, format="json")
+
+    # then: 403 people_only, nothing made or removed
+    assert (response.status_code, response.json()["code"]) == (403, "people_only")
+    assert (Player.objects.count(), ApiToken.objects.count()) == rows_before
+
+
+def test_a_person_lists_and_revokes_their_own_tokens(player: Player, session_client: ClientFor) -> None:
+    client = session_client(player)
+    token = client.post("/api/v1/me/tokens/").json()["token"]
+
+    listed = client.get("/api/v1/me/tokens/")
+    (row,) = listed.json()["results"]
+    revoked = client.delete(f"/api/v1/me/tokens/{row['id']}/")
+
+    assert row["prefix"] == token[:8]
+    assert revoked.status_code == 204
+    assert with_token(token).get("/api/v1/me/").status_code == 401
+
+
+def test_every_api_answer_showing_a_token_is_never_stored(player: Player, session_client: ClientFor) -> None:
+    client = session_client(player)
+    created = client.post("/api/v1/bots/", {"handle": "secretive"}, format="json")
+    rotated = client.post("/api/v1/bots/secretive/token/")
+    personal = client.post("/api/v1/me/tokens/")
+
+    for response in [created, rotated, personal]:
+        assert response.status_code in (200, 201)
+        assert "no-store" in response["Cache-Control"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -212,8 +213,11 @@ def test_join_fills_the_last_seat_and_starts_the_match(
     body = response.json()
     assert body["status"] == "in_progress"
     assert body["seats"][1]["player"]["handle"] == player.handle
-    # and: the public state shows no deck and no seed
-    assert "seed" not in str(body) and "decks" not in str(body)
+    # and: the public state shows no deck and no seed: only the commitment to the server seed
+    game = Game.objects.get(match=match.pk)
+    text = str(body)
+    assert game.seed not in text and game.server_seed not in text and "decks" not in text
+    assert body["seed_sha256"] == hashlib.sha256(game.server_seed.encode()).hexdigest()
 
 
 @pytest.mark.parametrize("game", ["tute2", "tute4", "pocha"])

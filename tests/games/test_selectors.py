@@ -90,8 +90,10 @@ def test_the_locking_context_locks_the_match_row_only(
     sql = [q["sql"] for q in queries.captured_queries]
     locking = [s for s in sql if "FOR UPDATE" in s]
     if connection.vendor == "postgresql":
-        # the match's row alone, and the seats read by a later statement than the lock
-        assert len(locking) == 1 and locking[0].rstrip().endswith('FOR UPDATE OF "games_match"')
+        # the match's row alone (no other table in the statement), then the rows read after the lock
+        assert len(locking) == 1 and locking[0].rstrip().endswith("FOR UPDATE")
+        assert 'FROM "games_match" WHERE' in locking[0] and "JOIN" not in locking[0]
+        assert sql.index(locking[0]) < next(i for i, s in enumerate(sql) if "games_game" in s)
         assert sql.index(locking[0]) < next(i for i, s in enumerate(sql) if "games_seat" in s)
     else:
         assert locking == []  # SQLite has no row locks: the compare-and-swap guards the ply

@@ -21,11 +21,13 @@ from django.test.utils import CaptureQueriesContext
 
 from games.engine import CODE_OF, IllegalAction, Rules, State, parse_card
 from games.errors import (
+    AbortTooLate,
     AlreadySeated,
     IdempotencyKeyReused,
     IllegalActionError,
     InvalidRules,
     InvalidSeats,
+    ManagedMatch,
     MatchNotInProgress,
     MatchNotOpen,
     NotAllowed,
@@ -44,6 +46,7 @@ from games.services import (
     challenge_accept,
     challenge_decline,
     match_abort,
+    match_call_off,
     match_create,
     match_resign,
     play,
@@ -58,7 +61,7 @@ from tute_site.celery import app
 
 pytestmark = pytest.mark.django_db
 
-HEX32 = re.compile(r"^[0-9a-f]{32}$")
+HEX64 = re.compile(r"^[0-9a-f]{64}$")  # RULES.md 11: a SHA-256 deal seed
 
 
 def snapshot(match: Match) -> tuple[int, int, str]:
@@ -290,7 +293,8 @@ def test_the_last_join_reads_the_seats_after_the_lock_and_saves_the_start_once(
     match_reads = [
         i for i, sql in enumerate(statements) if sql.startswith("SELECT") and 'FROM "games_match"' in sql
     ]
-    assert len(seat_reads) == len(match_reads) == 1 and match_reads[0] < seat_reads[0]
+    # the lock (a statement of its own on PostgreSQL), then the match with its game, then its seats
+    assert len(seat_reads) == 1 and match_reads and max(match_reads) < seat_reads[0]
     assert len([sql for sql in statements if sql.startswith('UPDATE "games_match"')]) == 1
 
 
@@ -345,14 +349,14 @@ def test_the_last_join_starts_the_match_with_a_secret_seed_and_its_decks(
     # when: the second seat is taken
     match = seat_join(match_id=match.pk, player=joiner)
 
-    # then: in progress; game 0 is dealt by seat 0 from a 128-bit hex seed, its deck stored as codes
+    # then: in progress; game 0 is dealt by seat 0 from a 256-bit hex seed (RULES.md 11), its deck stored as codes
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PROGRESS
     assert match.started_at is not None and match.ply == 0
     game = Game.objects.get(match=match)
     assert game.number == 0 and game.dealer == 0 and game.first_ply == 0
     assert game.status == Game.Status.IN_PROGRESS
-    assert HEX32.match(game.seed)
+    assert HEX64.match(game.seed)
     rules = Rules.build("tute2")
     from_seed = State.new(rules, dealer=0, seed=game.seed)
     assert game.decks == [[CODE_OF[c] for c in deck] for deck in from_seed.table.decks]
@@ -375,7 +379,7 @@ def test_seeds_differ_from_game_to_game(started_match: Callable[..., Match]) -> 
     seeds = [Game.objects.get(match=started_match("tute2")).seed for _ in range(12)]
 
     assert len(set(seeds)) == len(seeds)
-    assert all(HEX32.match(seed) for seed in seeds)
+    assert all(HEX64.match(seed) for seed in seeds)
 
 
 def test_the_seed_comes_from_the_secrets_module(
@@ -385,18 +389,26 @@ def test_the_seed_comes_from_the_secrets_module(
     asked: list[int] = []
     real = secrets.token_hex
 
+    drawn: list[str] = []
+
     def token_hex(nbytes: int) -> str:
         asked.append(nbytes)
-        return real(nbytes)
+        drawn.append(real(nbytes))
+        return drawn[-1]
 
     monkeypatch.setattr(secrets, "token_hex", token_hex)
 
     # when: a match starts
     match = started_match("tute2")
 
-    # then: its game's seed is 16 bytes from it
-    assert asked == [16]
-    assert HEX32.match(Game.objects.get(match=match).seed)
+    # then: its game's server seed is 32 bytes from it (RULES.md 11), drawn when the match was created,
+    # and the next game's server seed is drawn (and committed) as the game is dealt
+    assert asked == [32, 32]
+    game = Game.objects.get(match=match)
+    assert game.server_seed == drawn[0]
+    match.refresh_from_db()
+    assert match.next_server_seed == drawn[1]
+    assert HEX64.match(game.seed)
 
 
 def test_leave_frees_the_seat_before_the_start(make_player: Callable[..., Player]) -> None:
@@ -838,6 +850,77 @@ def test_staff_may_abort_an_open_match(player: Player) -> None:
 
     match.refresh_from_db()
     assert match.status == Match.Status.ABORTED and match.result is None
+
+
+def test_an_abort_is_refused_once_every_seat_has_acted(
+    started_match: Callable[..., Match], players_of: Callable[..., Any], turn: Callable[[int], Any]
+) -> None:
+    # given: a rated Tute 2 where the creator is losing nothing yet; the first seat to act plays
+    match = started_match("tute2")
+    creator, _ = players_of(match)
+    first = turn(match.pk)
+    action_submit(match_id=match.pk, player=first.player, code=first.legal[0], ply=0)
+    # then: one seat has acted, the creator may still call it off ... in a copy of the same position
+    second = turn(match.pk)
+    action_submit(match_id=match.pk, player=second.player, code=second.legal[0], ply=1)
+
+    # when: both seats have acted, the creator (losing or not) tries to abort
+    with pytest.raises(AbortTooLate) as refused:
+        match_abort(match_id=match.pk, by=creator)
+
+    # then: 409, the match plays on (only resigning or the clock end it now)
+    assert refused.value.http_status == 409
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS
+
+
+def test_an_abort_after_one_seat_has_acted_is_still_allowed(
+    started_match: Callable[..., Match], players_of: Callable[..., Any], turn: Callable[[int], Any]
+) -> None:
+    match = started_match("tute2")
+    creator, _ = players_of(match)
+    first = turn(match.pk)
+    action_submit(match_id=match.pk, player=first.player, code=first.legal[0], ply=0)
+
+    match_abort(match_id=match.pk, by=creator)
+
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED and match.result is None
+
+
+def test_a_creator_without_a_seat_cannot_abort_once_the_seats_have_played(player: Player) -> None:
+    # given: a bot-only rated match set up by a person who does not sit in it, played a few plies
+    match = match_create(
+        created_by=player, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(bot="rule")]
+    )
+    for ply in range(2):
+        bot_turn_play(match_id=match.pk, ply=ply)
+
+    with pytest.raises(AbortTooLate):
+        match_abort(match_id=match.pk, by=player)
+
+
+def test_a_managed_match_is_never_aborted_through_the_games_services(player: Player) -> None:
+    # given: a match a tournament made (managed), with its creator seated
+    other = PlayerFactory()
+    match = match_create(
+        created_by=player,
+        game="tute2",
+        seats=[SeatSpec(player=player.handle), SeatSpec(player=other.handle)],
+        challenge=False,
+        managed=True,
+    )
+    staff = PlayerFactory(user=UserFactory(is_staff=True))
+
+    # then: neither its creator nor staff abort it (403) ...
+    for by in (player, staff):
+        with pytest.raises(ManagedMatch) as refused:
+            match_abort(match_id=match.pk, by=by)
+        assert refused.value.http_status == 403
+    # ... only its managing service calls it off
+    match_call_off(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.status == Match.Status.ABORTED
 
 
 # -- house bots -----------------------------------------------------------------------------------------

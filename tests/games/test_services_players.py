@@ -107,7 +107,7 @@ def test_bot_create_refuses_a_handle_whose_account_name_is_taken() -> None:
 def test_bot_token_rotate_revokes_every_old_token() -> None:
     owner = UserFactory()
     bot, first = bot_create(owner=owner, handle="rot")
-    token_create(user=bot.user)
+    ApiToken.objects.create(user=bot.user, digest=sha256("an older token"), prefix="an older")
 
     new = bot_token_rotate(owner=owner, handle="rot")
 

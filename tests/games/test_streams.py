@@ -5,6 +5,7 @@ the service (tests/games/test_workers.py plays them in a real worker).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections.abc import Generator, Iterator
@@ -16,7 +17,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 import games.tasks
-from games.models import Match, Player
+from games.models import Game, Match, Player
 from games.services import (
     SeatSpec,
     action_submit,
@@ -96,6 +97,7 @@ def test_a_challenge_then_the_start_then_each_turn_then_the_end(
     # when: it accepts; then: the match starts and it is the bot's turn, with its legal codes and view
     challenge_accept(match_id=match.pk, player=player)
     started, turn = pending_events(player, heard)
+    server_seed = Game.objects.get(match=match).server_seed
     assert started == {
         "type": "match_started",
         "match": match.pk,
@@ -103,8 +105,11 @@ def test_a_challenge_then_the_start_then_each_turn_then_the_end(
         "players": 2,
         "seat": 1,
         "options": Match.objects.get(pk=match.pk).options,
+        "seed_sha256": hashlib.sha256(server_seed.encode()).hexdigest(),  # RULES.md 11, before play
     }
     assert turn["type"] == "your_turn" and (turn["match"], turn["ply"]) == (match.pk, 0)
+    assert turn["seed_sha256"] == started["seed_sha256"] == turn["view"]["seed_sha256"]
+    assert server_seed not in json.dumps(turn)
     assert turn["legal"] and turn["view"]["hand"]
     assert turn["deadline"] is not None
     # the same time format as REST (Z, not +00:00), and the view's per-game count is game_ply (issue 17)

@@ -387,32 +387,3 @@ def test_recompute_copes_with_two_house_bots_of_one_level_in_a_match(
     # then
     assert rated == 1
     assert Rating.objects.get(pool=Pool.TUTE4, subject="house:rule").rated_matches == 1
-
-
-@pytest.mark.usefixtures("postgres_required")
-def test_copy_lines_read_back_as_written_floats_times_and_awkward_text() -> None:
-    # given: values as the recompute formats them for COPY: floats by repr, times by isoformat, text with
-    # a tab, a newline, a carriage return and a backslash, and a NULL
-    from django.db import connection
-
-    from ratings.services.recompute import _copy_lines, _nullable, _text
-
-    floats = [1500.0, 1519.9999999999998, -20.000000000000004, 1e-17, 2401.2345678901234]
-    when = timezone.now()
-    texts = ["player:12", "a\tb", "c\nd", "e\rf", "g\\h", "\\N"]
-    lines = [
-        f"{i}\t{_text(t)}\t{f!r}\t{when.isoformat()}\t{_nullable(None if i % 2 else i)}\n"
-        for i, (t, f) in enumerate(zip(texts, floats * 2, strict=False))
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute("CREATE TEMPORARY TABLE copied (i int, t text, f float8, at timestamptz, n int)")
-
-        # when
-        _copy_lines("copied", ("i", "t", "f", "at", "n"), lines)
-
-        # then: every value reads back as it was, the floats bit for bit
-        cursor.execute("SELECT t, f, at, n FROM copied ORDER BY i")
-        assert cursor.fetchall() == [
-            (t, f, when, None if i % 2 else i)
-            for i, (t, f) in enumerate(zip(texts, floats * 2, strict=False))
-        ]

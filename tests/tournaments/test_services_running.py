@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Player
-from games.services import SeatSpec, match_abort, match_create, turn_timeout
+from games.services import SeatSpec, match_call_off, match_create, turn_timeout
 from games.signals import match_finished
 from ratings.facts import player_subject
 from ratings.models import Pool, Rating
@@ -542,7 +542,7 @@ def test_an_aborted_match_with_nobody_withdrawn_sends_the_better_seed_through(
     tournament_start(tournament_id=t.pk, by=organiser)
     (tm,) = playing(t)
     assert tm.match is not None
-    match_abort(match_id=tm.match.pk, by=organiser)
+    match_call_off(match_id=tm.match.pk)
     recorded = match_result_record(match_id=tm.match.pk)
     assert recorded is not None and recorded.points == ["0", "0"]
     assert recorded.winner_id == seeds_of(t)[0]

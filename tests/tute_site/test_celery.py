@@ -1,5 +1,6 @@
 """The Celery app takes its settings from Django, and both brokers carry a message end to end."""
 
+import sqlite3
 import uuid
 from pathlib import Path
 
@@ -7,6 +8,7 @@ import redis
 from django.conf import settings
 from kombu import Connection
 
+from tute_site.broker import sqlite_broker_url
 from tute_site.celery import app
 
 
@@ -28,20 +30,23 @@ def round_trip(connection: Connection, queue_name: str) -> object:
         queue.close()
 
 
-def test_filesystem_broker_carries_a_message(tmp_path: Path) -> None:
-    # given: the embedded broker, in folders of its own
-    folder = tmp_path / "queue"
-    folder.mkdir()
-    options = {
-        "data_folder_in": str(folder),
-        "data_folder_out": str(folder),
-        "control_folder": str(tmp_path / "control"),  # kombu's default is ./control
-        "store_processed": False,
-    }
+def test_embedded_broker_carries_a_message(tmp_path: Path) -> None:
+    # given: the embedded broker (SQLite through kombu's SQLAlchemy transport), on a file of its own
+    url = sqlite_broker_url(tmp_path / "broker.sqlite3")
 
     # when: a message goes in; then: the same message comes out
-    with Connection("filesystem://", transport_options=options) as connection:
+    with Connection(url, transport="tute_site.broker:Transport") as connection:
         assert round_trip(connection, f"test-{uuid.uuid4().hex}") == {"match": 7, "ply": 3}
+
+    # and: the file is in WAL mode, so the web process, beat and the worker write to it at once
+    with sqlite3.connect(tmp_path / "broker.sqlite3") as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_tests_publish_to_an_in_memory_broker() -> None:
+    """Nothing a test queues reaches the developer's broker or a `make run` worker (issue 14)."""
+    with app.connection_for_write() as connection:
+        assert connection.transport_cls == "memory"
 
 
 def test_redis_broker_carries_a_message(redis_url: str) -> None:

@@ -65,17 +65,18 @@ def test_embedded_defaults_need_no_server(tmp_path: Path) -> None:
     code = (
         "import django; django.setup(); from django.conf import settings as s; "
         "print(s.DATABASES['default']['ENGINE']); print(s.DATABASES['default']['NAME']); "
-        "print(s.CELERY_BROKER_URL); print(s.CELERY_BROKER_TRANSPORT_OPTIONS['data_folder_in'])"
+        "print(s.CELERY_BROKER_URL); print(s.CELERY_BROKER_TRANSPORT)"
     )
     result = run_python(code, {"DJANGO_DEBUG": "1"}, tmp_path)
 
-    # then: SQLite in the data dir and the filesystem broker, its folders created
+    # then: SQLite in the data dir, and the broker on a SQLite file of its own there
     assert result.returncode == 0, result.stderr
-    engine, name, broker, queue = result.stdout.split()
+    engine, name, broker, transport = result.stdout.split()
     assert engine == "django.db.backends.sqlite3"
     assert Path(name) == tmp_path / "db.sqlite3"
-    assert broker == "filesystem://"
-    assert Path(queue).is_dir() and Path(queue).is_relative_to(tmp_path / "var" / "celery")
+    assert broker == f"sqlite:///{tmp_path / 'var' / 'celery' / 'broker.sqlite3'}"
+    assert transport == "tute_site.broker:Transport"
+    assert (tmp_path / "var" / "celery").is_dir()
 
 
 def test_check_deploy_is_clean_with_production_settings(tmp_path: Path) -> None:

@@ -80,16 +80,49 @@ def site(live_server: Any, settings: Any) -> str:
     return str(live_server.url)
 
 
-@pytest.fixture
-def page(browser: Any, site: str) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-US")
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1200, "height": 900}
+
+
+def _tab(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
+    context = browser.new_context(viewport=viewport, locale="en-US")
     tab = context.new_page()
     tab.set_default_timeout(30_000)
     errors: list[str] = []
     tab.on("pageerror", lambda exc: errors.append(str(exc)))
+    tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    tab.tute_errors = errors  # a test that provokes an error on purpose takes it off this list
     yield tab
     context.close()
-    assert errors == [], f"JavaScript errors on the page: {errors}"
+    assert errors == [], f"JavaScript or console errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Any, site: str) -> Iterator[Any]:
+    yield from _tab(browser, DESKTOP)
+
+
+@pytest.fixture
+def phone(browser: Any, site: str) -> Iterator[Any]:
+    """A tab the size of a phone (390x844)."""
+    yield from _tab(browser, PHONE)
+
+
+def assert_fits_and_accessible(page: Any, what: str) -> None:
+    """No sideways scroll, and axe-core finds no WCAG violation in the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    overflow = page.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, f"{what}: the page scrolls sideways by {overflow} px"
+    results = Axe().run(page)
+    assert results.violations_count == 0, f"{what}: {results.generate_report()}"
+
+
+def shown_plies(page: Any, match_id: int) -> list[int]:
+    """The plies the match page drew, in order (its own record, kept in sessionStorage)."""
+    return list(page.evaluate(f"() => JSON.parse(sessionStorage.getItem('tute:shown:{match_id}') || '[]')"))
 
 
 @pytest.fixture
@@ -126,8 +159,9 @@ def sign_up(page: Any, site: str, username: str) -> None:
 LEGAL = "#live [data-action].legal:enabled"
 
 
-def play_to_the_end(page: Any, *, timeout: float, shots: Path | None = None) -> int:
-    """Click a highlighted card or action button whenever it is our turn, until the result shows."""
+def play_to_the_end(page: Any, *, timeout: float, shots: Path | None = None, on_turn: Any = None) -> int:
+    """Click a highlighted card or action button whenever it is our turn, until the result shows;
+    ``on_turn(page, moves)`` looks at the page first on each turn."""
     from playwright.sync_api import Error as PlaywrightError
 
     deadline = time.monotonic() + timeout
@@ -140,6 +174,8 @@ def play_to_the_end(page: Any, *, timeout: float, shots: Path | None = None) -> 
             ply = page.get_attribute("#live", "data-ply")
             if shots is not None and moves == 6:
                 page.screenshot(path=str(shots), full_page=True)  # a game in progress, our turn
+            if on_turn is not None:
+                on_turn(page, moves)
             page.locator(LEGAL).first.click(timeout=5_000)
             moves += 1
             page.wait_for_function(
@@ -191,6 +227,9 @@ def test_a_person_signs_up_plays_tute2_against_a_house_bot_and_finds_their_ratin
     page.locator("#hand .card.legal").first.click()
     page.wait_for_selector("#error:not([hidden])")
     assert page.locator("#error").inner_text().strip()
+    page.tute_errors.remove(
+        "Failed to load resource: the server responded with a status of 422 (Unprocessable Entity)"
+    )
     match.refresh_from_db()
     assert match.ply == ply
     # and the hand is read again from the server: the tampered button is gone
@@ -244,6 +283,7 @@ def test_spanish_pages_in_the_browser(page: Any, site: str, tmp_path: Path) -> N
     # given: the English home page; when: the switcher picks Español
     page.goto(f"{site}/")
     page.select_option(".lang select", "es")
+    page.click(".lang button")
     page.wait_for_selector("text=Partidas en juego")
     # then: the pages speak Spanish, the cards keep their Spanish names
     assert page.locator("html").get_attribute("lang") == "es"
@@ -321,25 +361,54 @@ def start_against_bots(page: Any, site: str, game: str, **fields: str) -> Match:
         ("pocha", {"players": "3", "pocha_sequence": "up_down", "pocha_max_cards": "2"}, 3),
     ],
 )
-def test_tute4_and_a_short_pocha_are_played_to_the_end(
-    page: Any, site: str, worker: Worker, game: str, fields: dict[str, str], seats: int
+def test_tute4_and_a_short_pocha_are_played_to_the_end_on_a_phone(
+    phone: Any, site: str, worker: Worker, game: str, fields: dict[str, str], seats: int, tmp_path: Path
 ) -> None:
-    # given: a signed-up person starts the game against the house bots
+    page = phone
+    # given: a signed-up person starts the game against the house bots, on a phone
     sign_up(page, site, "marta")
     match = start_against_bots(page, site, game, **fields)
     assert match.num_players == seats
+    mine = match.seats.get(player__handle="marta").index
+
+    # then: the table: the person at the bottom, every seat named (distinct names), partner opposite
+    page.wait_for_selector("#seats-panel .seat-box .facts:not(:empty)")
+    assert "pos-bottom" in (page.get_attribute(f"#seat-{mine}", "class") or "")
+    names = [page.locator(f"#seat-{i} .name").inner_text() for i in range(seats)]
+    assert len(set(names)) == seats, names
+    if game == "tute4":
+        partner = page.locator(f"#seat-{(mine + 2) % 4}")
+        assert "pos-top" in (partner.get_attribute("class") or "") and "partner" in partner.inner_text()
+        assert "opponent" in page.locator(f"#seat-{(mine + 1) % 4}").inner_text()
+
+    looked: list[int] = []
+
+    def on_turn(page: Any, moves: int) -> None:
+        # on each turn: the hand in view without scrolling, the person's clock running
+        box = page.locator("#hand").bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+        page.wait_for_function(
+            f"() => document.querySelector('#seat-{mine} .clock').textContent.trim() !== ''"
+        )
+        if not looked:
+            assert_fits_and_accessible(page, f"{game}: the table on the person's turn")
+            shoot(page, f"match-{game}-phone", tmp_path)
+        looked.append(moves)
 
     # when: they play every turn (Pocha's bids are buttons too)
-    moves = play_to_the_end(page, timeout=GAME_SECONDS)
+    moves = play_to_the_end(page, timeout=GAME_SECONDS, on_turn=on_turn)
 
     # then: the match was played to the end and the result shows
     match.refresh_from_db()
     assert match.status == Match.Status.FINISHED and match.finish_reason == "completed"
-    mine = match.seats.get(player__handle="marta").index
     assert moves == match.actions.filter(seat=mine).count()
     if game == "pocha":
         assert match.actions.filter(seat=mine, code__startswith="bid:").count() == 3  # hands of 1, 2, 1
     assert "marta" in page.locator("#result").inner_text()
+    # and: every ply was drawn, in order, from the first the page saw to the last
+    shown = shown_plies(page, match.pk)
+    assert shown == list(range(shown[0], match.ply + 1)), shown
+    assert_fits_and_accessible(page, f"{game}: the result and the replay")
 
 
 def test_a_person_resigns_from_the_page(page: Any, site: str, worker: Worker) -> None:

@@ -75,14 +75,14 @@ def test_leaderboard_ranks_best_first_and_filters_bots_in_three_queries(
     with django_assert_num_queries(3):  # the clubs for the filter, the count and the page, players joined
         html = client.get(reverse("web:leaderboard", args=["tute2"])).content.decode()
     # then: best first
-    assert html.index("Ana") < html.index("Robo") < html.index("house bot: rule") < html.index("Berta")
+    assert html.index("Ana") < html.index("Robo") < html.index("Rule bot") < html.index("Berta")
 
     # when: people only / bots only
     people = client.get(reverse("web:leaderboard", args=["tute2"]), {"bots": "exclude"}).content.decode()
     bots = client.get(reverse("web:leaderboard", args=["tute2"]), {"bots": "only"}).content.decode()
     # then
     assert "Ana" in people and "Berta" in people and "Robo" not in people and "house bot" not in people
-    assert "Robo" in bots and "house bot: rule" in bots and "Ana" not in bots
+    assert "Robo" in bots and "Rule bot" in bots and "Ana" not in bots
 
 
 def test_leaderboard_query_count_does_not_grow_with_its_rows(
@@ -131,8 +131,9 @@ def test_player_page_draws_the_rating_history_and_lists_matches_in_fixed_queries
 
     club_create(name="Peña El Rey", slug="pena", by=alice)
 
-    # when: the page is read (player, ratings, changes, matches and their seats, clubs)
-    with django_assert_num_queries(6):
+    # when: the page is read (player, ratings, changes, matches and their seats, the matches' rating
+    # changes, the won/lost record, clubs)
+    with django_assert_num_queries(8):
         html = client.get(reverse("web:player", args=["alice"])).content.decode()
 
     # then: an inline SVG line through the start and the three ratings, and the matches listed
@@ -144,6 +145,14 @@ def test_player_page_draws_the_rating_history_and_lists_matches_in_fixed_queries
     assert html.count('href="/matches/') >= 3
     assert 'class="rating-value">1530<' in html
     assert 'href="/clubs/pena/"' in html
+    # and: the won/lost record, each match's result and rating change for her
+    record = re.search(r'<p class="record" id="record">(.*?)</p>', html, re.S)
+    assert record is not None and "Tute 2" in record.group(1)
+    won = html.count('class="result-won"')
+    lost = html.count('class="result-lost"')
+    assert won + lost + html.count('class="result-shared"') == 3
+    assert f"{won} won, {lost} lost" in record.group(1)
+    assert html.count('<span class="delta up">+10.0</span>') == 3
 
 
 def test_an_unknown_player_is_not_found(client: Client) -> None:
@@ -242,3 +251,18 @@ def test_a_pocha_replay_shows_each_hand_and_its_bids() -> None:
 
 def test_an_unknown_match_is_not_found(client: Client) -> None:
     assert client.get("/matches/999999/").status_code == 404
+
+
+def test_the_pages_that_show_a_token_are_never_stored(client: Client) -> None:
+    # given: a signed-in person
+    owner = person("keeper")
+    client.force_login(owner.user)
+
+    # when: they make a bot and a personal token, each shown once on the page
+    bot = client.post(reverse("web:bots"), {"handle": "kept", "display_name": ""})
+    token = client.post(reverse("web:tokens"))
+
+    # then: no browser or proxy cache may keep either page
+    for response in (bot, token):
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"]

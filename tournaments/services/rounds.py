@@ -231,6 +231,7 @@ def add_match(
             seats=seats,
             rated=tournament.rated,
             challenge=False,
+            managed=True,
         )
     done = row.kind != TournamentMatch.Kind.MATCH
     tm = TournamentMatch.objects.create(

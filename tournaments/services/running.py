@@ -19,7 +19,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.models import Match, Player
-from games.services import match_abort, match_resign
+from games.services import match_call_off, match_resign
 from ratings.facts import house_subject, pair_subject, player_subject
 from ratings.models import Pool, Rating
 from tournaments.errors import (
@@ -235,7 +235,14 @@ def no_show(*, tournament_id: int, tournament_match_id: int, by: Player, entrant
     if entrant_id not in entrants:
         raise EntrantNotFound("That entrant does not play this match.")
     if tm.match is not None and tm.match.status == Match.Status.IN_PROGRESS:
-        match_abort(match_id=tm.match.pk, by=tournament.created_by)
+        match_call_off(match_id=tm.match.pk)
+    log.info(
+        "tournament %s: %s recorded as a no-show of entrant %s by %s",
+        tournament.pk,
+        tm.code,
+        entrant_id,
+        by.handle,
+    )
     present = 1 - entrants.index(entrant_id)
     tm.points = stored_points([WIN, LOSS] if present == 0 else [LOSS, WIN])
     tm.winner_id = entrants[present]
@@ -308,7 +315,7 @@ def _concede_for(tournament: Tournament, tm: TournamentMatch, entrant: Entrant) 
     if seated is not None:
         match_resign(match_id=match.pk, player=seated)
     else:
-        match_abort(match_id=match.pk, by=tournament.created_by)
+        match_call_off(match_id=match.pk)
 
 
 # -- calling it off -------------------------------------------------------------------------------------------
@@ -330,13 +337,14 @@ def tournament_cancel(*, tournament_id: int, by: Player) -> Tournament:
     tournament.status = Tournament.Status.CANCELLED
     tournament.finished_at = now
     tournament.save(update_fields=["status", "finished_at"])
+    log.info("tournament %s cancelled by %s", tournament.pk, by.handle)
     playing = TournamentMatch.objects.filter(
         tournament=tournament, status=TournamentMatch.Status.PLAYING
     ).select_related("round", "match")
     for tm in playing:
         assert tm.match is not None  # only matches play
         if tm.match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
-            match_abort(match_id=tm.match.pk, by=tournament.created_by)
+            match_call_off(match_id=tm.match.pk)
             tm.match.refresh_from_db()
             _record(tournament, tm, called_off=True)
         else:

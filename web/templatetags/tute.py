@@ -8,8 +8,8 @@ from django import template
 from django.utils.translation import gettext as _
 
 from games.models import Match
-from web import cards
-from web.selectors import seat_labels
+from web import cards, names
+from web.selectors import seat_labels, side_of
 
 register = template.Library()
 
@@ -25,6 +25,17 @@ def card(code: str, extra: str = "") -> dict[str, Any]:
         "court": cards.RANK_NAMES.get(rank, ""),
         "extra": extra,
     }
+
+
+@register.filter
+def bot_level(level: str) -> str:
+    """A house bot's level as its name everywhere ("Rule bot")."""
+    return names.bot_level_name(level)
+
+
+@register.filter
+def entrant_name(name: str | None) -> str:
+    return names.entrant_name(name) if name else ""
 
 
 @register.filter
@@ -67,6 +78,22 @@ def status_name(status: str) -> str:
 def seat_names(match: Match) -> list[dict[str, Any]]:
     """The match's seats (prefetched) as name, handle and bot flag."""
     return seat_labels(match)
+
+
+@register.filter
+def winner_names(match: Match) -> str:
+    """Who won a finished match (prefetched seats): the winning side's names."""
+    if not match.result:
+        return ""
+    winners = set(match.result.get("winners", []))
+    labels = seat_labels(match)
+    return " & ".join(s["name"] for s in labels if side_of(match, s["index"]) in winners)
+
+
+@register.filter
+def result_name(value: str | None) -> str:
+    names = {"won": _("won"), "lost": _("lost"), "shared": _("shared")}
+    return names.get(value or "", "")
 
 
 @register.filter

@@ -1,21 +1,26 @@
-/* The match page: the live view (spectators and players) and the replay viewer of a finished match.
+/* The match page: the live table (spectators and players) and the replay viewer of a finished match.
  *
- * The live view polls the match's JSON view (GET /api/v1/matches/<id>/view/) and redraws when the ply
- * moves; a seated person acts with POST /api/v1/matches/<id>/actions/ (session + CSRF). What may be
- * played comes from the server's `legal` list: this script decides no rule.
+ * The live table listens to the match's Server-Sent Events (/matches/<id>/events/): one event per ply,
+ * each the view after that ply, shown in turn with a short pause (and the trick's winner) so that no
+ * card flashes past however fast the bots play. Without EventSource, or when the stream keeps failing,
+ * it asks /matches/<id>/moments/ with If-None-Match (304 while nothing changed). A seated person acts
+ * with POST /api/v1/matches/<id>/actions/ (session + CSRF). What may be played comes from the server's
+ * `legal` list, the clock from the server's `clock`: this script decides no rule.
  */
 (function () {
   "use strict";
 
   function data(id) {
-    var el = document.getElementById(id);
-    return el ? JSON.parse(el.textContent) : null;
+    var node = document.getElementById(id);
+    return node ? JSON.parse(node.textContent) : null;
   }
 
   var S = data("js-strings") || {};
   var seats = data("seats-data") || [];
   var game = data("game-data");
-  var POLL_MS = 500;
+  var PLY_MS = 550; // each card stays alone on the table this long before the next one
+  var TRICK_MS = 1500; // a finished trick stays, its winner marked, this long
+  var POLL_MS = 1500; // the fallback's conditional poll
 
   function fmt(text, vars) {
     return String(text).replace(/%\((\w+)\)s/g, function (_m, key) {
@@ -54,9 +59,17 @@
     var node = el(tag || "span", "card suit-" + suit + (extra ? " " + extra : ""));
     node.title = cardName(code);
     node.dataset.code = code;
-    node.appendChild(el("span", "rank", rank));
+    if (!tag || tag === "span") {
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", cardName(code));
+    }
+    var r = el("span", "rank", rank);
+    r.setAttribute("aria-hidden", "true");
+    node.appendChild(r);
     node.appendChild(suitIcon(suit));
-    node.appendChild(el("span", "court", S.ranks[rank] || ""));
+    var court = el("span", "court", S.ranks[rank] || "");
+    court.setAttribute("aria-hidden", "true");
+    node.appendChild(court);
     return node;
   }
 
@@ -73,7 +86,7 @@
   }
 
   function seatName(i) {
-    return (seats[i] && seats[i].name) || "#" + i;
+    return (seats[i] && seats[i].name) || fmt(S.seat_n, { n: i + 1 });
   }
 
   function sideOf(i) {
@@ -92,15 +105,26 @@
       face.appendChild(el("span", "label", S.faceup + ": "));
       face.appendChild(cardEl(v.faceup, "span", "small"));
       container.appendChild(face);
-    } else if (v.trump_card) {
-      var tc = el("div", "faceup");
-      tc.appendChild(el("span", "label", S.trump + ": "));
-      tc.appendChild(cardEl(v.trump_card, "span", "small dim"));
-      container.appendChild(tc);
     }
     if (v.stock_size) container.appendChild(el("div", "stock", S.stock + ": " + v.stock_size));
+    else if (game === "tute2" && v.phase === "play") {
+      var arr = el("div", "arrastre", S.arrastre);
+      arr.title = S.arrastre_help;
+      container.appendChild(arr);
+    }
     if (v.hands_total > 1) {
       container.appendChild(el("div", "handno", fmt(S.hand, { n: v.hand_number + 1, total: v.hands_total })));
+    }
+    if (game === "pocha" && v.bids) {
+      var total = 0;
+      var any = false;
+      v.bids.forEach(function (b) {
+        if (b !== null && b !== undefined) {
+          total += b;
+          any = true;
+        }
+      });
+      if (any) container.appendChild(el("div", "bidsum", fmt(S.bid_total, { bids: total, tricks: v.cards_dealt })));
     }
   }
 
@@ -117,90 +141,207 @@
     });
   }
 
+  function clockText(seconds) {
+    var s = Math.max(0, Math.ceil(seconds));
+    var m = Math.floor(s / 60);
+    var r = s % 60;
+    return m + ":" + (r < 10 ? "0" : "") + r;
+  }
+
   /* ---------------------------------------------------------------- live view */
 
   var live = document.getElementById("live");
   if (live) {
-    var current = data("view-data");
+    var shown = data("view-data"); // the view on screen
+    var clock = data("clock-data");
+    var clockAt = Date.now();
+    var queue = [];
+    var lastPly = shown ? shown.ply : 0; // the newest ply received
+    var lastStatus = shown ? shown.status : live.dataset.status;
+    var pumping = false;
     var busy = false;
+    var wantFocus = false;
+    var showLast = false;
     var errorBox = document.getElementById("error");
+    var announceBox = document.getElementById("announce");
+    var noticeBox = document.getElementById("notice");
+
+    // The plies this tab has drawn, in order (kept across the reload at the end): what the browser tests
+    // compare with the match's record to see that no ply was skipped.
+    var record = function (d) {
+      try {
+        var key = "tute:shown:" + d.match;
+        var list = JSON.parse(window.sessionStorage.getItem(key) || "[]");
+        if (list[list.length - 1] !== d.ply) list.push(d.ply);
+        window.sessionStorage.setItem(key, JSON.stringify(list));
+      } catch (_e) {
+        /* private mode: nothing recorded */
+      }
+    };
 
     var showError = function (text) {
       errorBox.textContent = text;
       errorBox.hidden = !text;
     };
 
-    var render = function (d) {
-      current = d;
-      var status = document.getElementById("match-status");
-      if (d.status === "finished" || d.status === "aborted") {
-        document.getElementById("turn").textContent = S.finished;
-        window.setTimeout(function () {
-          window.location.reload();
-        }, 800);
-        return;
-      }
-      if (status) status.dataset.ply = d.ply;
-      live.dataset.ply = d.ply;
-      var v = d.view;
-      if (!v) {
-        document.getElementById("turn").textContent = S.waiting_players;
-        return;
-      }
-      infoBox(document.getElementById("info"), v);
-      var panel = document.getElementById("seats-panel");
-      panel.textContent = "";
-      for (var i = 0; i < v.players; i++) {
-        var box = el("div", "seat-box" + (d.to_act === i ? " to-act" : "") + (d.seat === i ? " mine" : ""));
-        box.appendChild(el("div", "name", seatName(i) + (d.seat === i ? " (" + S.you + ")" : "")));
-        var facts = v.hand_sizes[i] + " " + S.cards + " · " + S.tricks + ": " + v.tricks_won[i];
-        if (v.bids && v.bids[i] !== null && v.bids[i] !== undefined) facts += " · " + S.bids + ": " + v.bids[i];
-        if (v.scores && v.scores[sideOf(i)] !== undefined) facts += " · " + S.score + ": " + v.scores[sideOf(i)];
-        box.appendChild(el("div", "facts", facts));
-        if (v.known && v.known[i] && v.known[i].length && d.seat !== i) {
-          var known = el("div", "known");
-          v.known[i].forEach(function (c) {
-            known.appendChild(cardEl(c, "span", "small"));
-          });
-          box.appendChild(known);
-        }
-        panel.appendChild(box);
-      }
-      var last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
-      trickBox(document.getElementById("trick"), document.getElementById("table-title"), v.trick, last);
-      var turn = document.getElementById("turn");
-      if (d.to_act === null || d.to_act === undefined) turn.textContent = "";
-      else if (d.to_act === d.seat) turn.textContent = S.your_turn;
-      else turn.textContent = fmt(S.waiting_for, { name: seatName(d.to_act) });
-      turn.className = "turn" + (d.to_act !== null && d.to_act === d.seat ? " mine" : "");
+    var announce = function (text) {
+      if (text) announceBox.textContent = text;
+    };
 
-      var hand = document.getElementById("hand");
-      if (hand) {
-        var legal = d.legal || [];
-        hand.textContent = "";
-        v.hand.forEach(function (c) {
-          var code = "play:" + c;
-          var ok = legal.indexOf(code) >= 0;
-          var btn = cardEl(c, "button", ok ? "legal" : "");
-          btn.type = "button";
-          btn.disabled = !ok;
-          btn.dataset.action = code;
-          btn.setAttribute("aria-label", actionLabel(code));
-          hand.appendChild(btn);
-        });
-        var actions = document.getElementById("actions");
-        actions.textContent = "";
-        legal
-          .filter(function (code) {
-            return code.indexOf("play:") !== 0;
-          })
-          .forEach(function (code) {
-            var b = el("button", "action legal", actionLabel(code));
-            b.type = "button";
-            b.dataset.action = code;
-            actions.appendChild(b);
+    var notice = function (text, warn) {
+      noticeBox.textContent = text || "";
+      noticeBox.hidden = !text;
+      noticeBox.className = "notice" + (warn ? " warn" : "");
+    };
+
+    var seatFacts = function (v, i) {
+      var parts = [fmt(S.cards_n, { n: v.hand_sizes[i] }), fmt(S.tricks_n, { n: v.tricks_won[i] })];
+      if (v.bids && v.bids[i] !== null && v.bids[i] !== undefined) parts.push(fmt(S.bid_n, { n: v.bids[i] }));
+      if (v.scores && v.scores[sideOf(i)] !== undefined) parts.push(fmt(S.score_n, { n: v.scores[sideOf(i)] }));
+      return parts.join(" · ");
+    };
+
+    var drawSeats = function (d) {
+      var v = d.view;
+      for (var i = 0; i < v.players; i++) {
+        var box = document.getElementById("seat-" + i);
+        if (!box) continue;
+        box.classList.toggle("to-act", d.to_act === i);
+        box.querySelector(".facts").textContent = seatFacts(v, i);
+        var marks = box.querySelector(".marks");
+        marks.textContent = "";
+        if (v.dealer === i) {
+          var dm = el("span", "mark", S.dealer_mark);
+          dm.title = S.dealer;
+          marks.appendChild(dm);
+        }
+        if (v.mano === i) {
+          var mm = el("span", "mark", S.mano_mark);
+          mm.title = S.mano;
+          marks.appendChild(mm);
+        }
+        var known = box.querySelector(".known");
+        known.textContent = "";
+        if (v.known && v.known[i] && v.known[i].length && d.seat !== i) {
+          v.known[i].forEach(function (c) {
+            known.appendChild(cardEl(c, "span", "tiny"));
           });
+        }
       }
+    };
+
+    // The trick in the middle, each card on its player's side; a finished trick keeps its winner marked.
+    var drawTrick = function (d, justWon) {
+      var v = d.view;
+      var trick = document.getElementById("trick");
+      var note = document.getElementById("trick-note");
+      var lastBtn = document.getElementById("last-trick");
+      var last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+      if (!last && v.hands_played && v.hands_played.length && !(v.trick && v.trick.length)) {
+        var played = v.hands_played[v.hands_played.length - 1].played || [];
+        last = played.length ? played[played.length - 1] : null;
+      }
+      var cards = v.trick || [];
+      var showing = null;
+      trick.textContent = "";
+      note.textContent = "";
+      if (cards.length && !showLast) {
+        showing = { cards: cards, winner: null };
+      } else if (last && (justWon || showLast || !cards.length)) {
+        showing = last;
+      }
+      if (showing) {
+        var finished = showing.winner !== null && showing.winner !== undefined;
+        showing.cards.forEach(function (pair) {
+          var seat = seats[pair[0]] || {};
+          var slot = el("div", "played at-" + (seat.position || "top"));
+          var won = finished && showing.winner === pair[0];
+          slot.appendChild(cardEl(pair[1], "span", won ? "winner" : finished && !justWon ? "dim" : ""));
+          slot.appendChild(el("div", "who", seatName(pair[0])));
+          trick.appendChild(slot);
+        });
+        if (finished) {
+          var text = fmt(justWon ? S.won_trick : S.last_trick_won, { name: seatName(showing.winner), points: showing.points });
+          var lastOfHand = v.hand_sizes && v.hand_sizes.every(function (n) { return n === 0; });
+          if (justWon && lastOfHand && game !== "pocha") text += " · " + S.diez_ultimas;
+          note.textContent = text;
+        }
+      }
+      lastBtn.hidden = !last || !cards.length;
+      lastBtn.setAttribute("aria-pressed", showLast ? "true" : "false");
+    };
+
+    var drawHand = function (d) {
+      var hand = document.getElementById("hand");
+      if (!hand) return;
+      var v = d.view;
+      var legal = d.legal || [];
+      var hadFocus = hand.contains(document.activeElement) || document.getElementById("actions").contains(document.activeElement);
+      var bidding = v.phase === "bid";
+      hand.textContent = "";
+      v.hand.forEach(function (c) {
+        var code = "play:" + c;
+        var ok = legal.indexOf(code) >= 0;
+        var btn = cardEl(c, "button", ok ? "legal" : bidding ? "idle" : "");
+        btn.type = "button";
+        btn.disabled = !ok;
+        btn.dataset.action = code;
+        btn.setAttribute("aria-label", ok ? actionLabel(code) : cardName(c));
+        hand.appendChild(btn);
+      });
+      var actions = document.getElementById("actions");
+      actions.textContent = "";
+      var bidNote = document.getElementById("bid-note");
+      bidNote.hidden = true;
+      var others = legal.filter(function (code) {
+        return code.indexOf("play:") !== 0;
+      });
+      var bids = others.filter(function (code) {
+        return code.indexOf("bid:") === 0;
+      });
+      if (bids.length) {
+        // Every bid from 0 to the cards dealt, in number order; one the rules forbid stays, disabled, with why.
+        var refused = [];
+        for (var n = 0; n <= v.cards_dealt; n++) {
+          var code = "bid:" + n;
+          var ok = legal.indexOf(code) >= 0;
+          var b = el("button", "action bid" + (ok ? " legal" : " refused"), String(n));
+          b.type = "button";
+          b.dataset.action = code;
+          b.disabled = !ok;
+          b.setAttribute("aria-label", actionLabel(code));
+          if (!ok) refused.push(n);
+          actions.appendChild(b);
+        }
+        if (refused.length) {
+          bidNote.hidden = false;
+          bidNote.textContent = fmt(S.hook, { n: refused.join(", "), k: v.cards_dealt });
+        }
+      }
+      others
+        .filter(function (code) {
+          return code.indexOf("bid:") !== 0;
+        })
+        .forEach(function (code) {
+          var b = el("button", "action legal", actionLabel(code));
+          b.type = "button";
+          b.dataset.action = code;
+          actions.appendChild(b);
+        });
+      var hint = document.getElementById("hand-hint");
+      if (bidding && d.to_act === d.seat) hint.textContent = S.bid_first;
+      else if (legal.length && legal.length < v.hand.length + others.length && !bidding) hint.textContent = S.legal_hint;
+      else hint.textContent = "";
+      // Keep the keyboard on the hand: after a move, or when the turn comes back to a hand left focused.
+      if (legal.length && (wantFocus || hadFocus || document.activeElement === document.body)) {
+        var first = live.querySelector("#dock [data-action].legal:enabled");
+        if (first && (wantFocus || hadFocus)) first.focus();
+        wantFocus = false;
+      }
+    };
+
+    var drawLog = function (d) {
+      var v = d.view;
       var log = document.getElementById("log");
       log.textContent = "";
       (v.cantes || []).forEach(function (c) {
@@ -211,6 +352,191 @@
       (v.exchanges || []).forEach(function (x) {
         log.appendChild(el("div", "event", fmt(S.swapped, { name: seatName(x.seat), gave: cardName(x.gave), took: cardName(x.took) })));
       });
+      drawScoresheet(v);
+    };
+
+    var drawScoresheet = function (v) {
+      var box = document.getElementById("scoresheet");
+      if (!box || game !== "pocha" || !v.hands_played || !v.hands_played.length) return;
+      box.textContent = "";
+      box.appendChild(el("h3", null, S.scoresheet));
+      var table = el("table", "list scoresheet");
+      var head = el("tr");
+      head.appendChild(el("th", null, S.hand_col));
+      for (var i = 0; i < v.players; i++) head.appendChild(el("th", null, seatName(i)));
+      var thead = el("thead");
+      thead.appendChild(head);
+      table.appendChild(thead);
+      var body = el("tbody");
+      v.hands_played.forEach(function (h, n) {
+        var tr = el("tr");
+        tr.appendChild(el("td", null, String(n + 1) + " (" + (h.cards || "") + ")"));
+        for (var s = 0; s < v.players; s++) {
+          var bid = h.bids ? h.bids[s] : null;
+          var won = h.tricks ? h.tricks[s] : null;
+          var pts = h.scores ? h.scores[s] : null;
+          tr.appendChild(el("td", null, fmt(S.sheet_cell, { bid: bid, won: won, points: pts })));
+        }
+        body.appendChild(tr);
+      });
+      table.appendChild(body);
+      box.appendChild(table);
+    };
+
+    var drawTurn = function (d) {
+      var turn = document.getElementById("turn");
+      if (d.to_act === null || d.to_act === undefined) turn.textContent = "";
+      else if (d.to_act === d.seat) turn.textContent = S.your_turn;
+      else turn.textContent = fmt(S.waiting_for, { name: seatName(d.to_act) });
+      turn.className = "turn" + (d.to_act !== null && d.to_act === d.seat ? " mine" : "");
+    };
+
+    var tickClock = function () {
+      var boxes = live.querySelectorAll(".seat-box .clock");
+      Array.prototype.forEach.call(boxes, function (c) {
+        c.textContent = "";
+        c.className = "clock";
+      });
+      if (!clock || !shown || shown.status !== "in_progress" || clock.house_bot) return;
+      var left = clock.left - (Date.now() - clockAt) / 1000;
+      var box = document.getElementById("seat-" + clock.seat);
+      var warnAt = Math.min(20, clock.total / 4);
+      var warn = left <= warnAt;
+      if (box) {
+        var c = box.querySelector(".clock");
+        c.textContent = clockText(left);
+        c.setAttribute("title", S.clock);
+        c.className = "clock" + (warn ? " warn" : "");
+      }
+      if (shown.seat === clock.seat && shown.to_act === shown.seat) {
+        var turn = document.getElementById("turn");
+        turn.textContent = S.your_turn + " · " + fmt(S.time_left, { t: clockText(left) });
+        if (warn && !live.dataset.warned) {
+          live.dataset.warned = "1";
+          var used = clock.timeouts ? clock.timeouts[clock.seat] : 0;
+          notice(fmt(S.hurry, { s: Math.max(0, Math.ceil(left)), used: used, max: clock.max_timeouts }), true);
+          announce(fmt(S.hurry, { s: Math.max(0, Math.ceil(left)), used: used, max: clock.max_timeouts }));
+        }
+      }
+    };
+
+    var finished = function (d) {
+      return d.status === "finished" || d.status === "aborted";
+    };
+
+    // Draw one moment; returns how long it should stay before the next one.
+    var render = function (d) {
+      var before = shown;
+      shown = d;
+      record(d);
+      lastStatus = d.status;
+      live.dataset.ply = d.ply;
+      live.dataset.status = d.status;
+      if (d.clock !== undefined) {
+        clock = d.clock;
+        clockAt = Date.now();
+      }
+      delete live.dataset.warned;
+      if (finished(d)) {
+        document.getElementById("turn").textContent = S.finished;
+        window.setTimeout(function () {
+          window.location.reload();
+        }, 1200);
+      }
+      var v = d.view;
+      if (!v) {
+        document.getElementById("turn").textContent = S.waiting_players;
+        return 0;
+      }
+      infoBox(document.getElementById("info"), v);
+      drawSeats(d);
+      var justWon =
+        before && before.view && d.action &&
+        ((v.tricks && before.view.tricks && v.tricks.length > before.view.tricks.length) ||
+          v.hand_number !== before.view.hand_number);
+      showLast = false;
+      drawTrick(d, !!justWon);
+      if (!finished(d)) drawTurn(d);
+      drawHand(d);
+      drawLog(d);
+      tickClock();
+      var a = d.action;
+      if (a) {
+        var who = a.seat === d.seat ? S.you_cap : seatName(a.seat);
+        var said = fmt(S.played, { name: who, action: actionLabel(a.code) });
+        if (a.kind === "timeout" && a.seat === d.seat && d.seat !== null) {
+          var used = clock && clock.timeouts ? clock.timeouts[a.seat] : null;
+          notice(fmt(S.auto_played, { action: actionLabel(a.code), used: used === null ? "?" : used, max: clock ? clock.max_timeouts : "?" }), true);
+          said = noticeBox.textContent;
+        } else if (a.kind === "timeout") {
+          said += " (" + S.timed_out + ")";
+        } else if (a.seat === d.seat) {
+          notice("");
+        }
+        if (a.code.indexOf("sing:") === 0) notice(said, false);
+        if (justWon) {
+          var last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+          if (last) said += ". " + fmt(S.won_trick, { name: last.winner === d.seat ? S.you_cap : seatName(last.winner), points: last.points });
+        }
+        if (d.to_act === d.seat && d.seat !== null && d.legal) said += ". " + S.your_turn;
+        announce(said);
+        return justWon ? TRICK_MS : a.seat === d.seat ? 0 : PLY_MS;
+      }
+      return 0;
+    };
+
+    var nextAt = 0; // no moment replaces the one on screen before this time
+    var show = function (d) {
+      nextAt = Date.now() + render(d);
+    };
+
+    // Show queued moments one after another; a hidden tab (or a long backlog) jumps to the newest.
+    var pump = function () {
+      if (pumping) return;
+      pumping = true;
+      var step = function () {
+        if (!queue.length) {
+          pumping = false;
+          return;
+        }
+        if (document.hidden || queue.length > 12) {
+          var newest = queue[queue.length - 1];
+          var timedOut = queue.filter(function (m) {
+            return m.action && m.action.kind === "timeout" && m.action.seat === m.seat && m.seat !== null;
+          });
+          queue = [];
+          show(newest);
+          if (timedOut.length) {
+            var t = timedOut[timedOut.length - 1];
+            notice(fmt(S.auto_played, { action: actionLabel(t.action.code), used: clock && clock.timeouts ? clock.timeouts[t.seat] : "?", max: clock ? clock.max_timeouts : "?" }), true);
+          }
+          pumping = false;
+          return;
+        }
+        window.setTimeout(function () {
+          if (queue.length) show(queue.shift());
+          step();
+        }, Math.max(0, nextAt - Date.now()));
+      };
+      step();
+    };
+
+    var receive = function (m) {
+      if (!m) return;
+      var newer = m.ply > lastPly || (m.ply === lastPly && m.status !== lastStatus);
+      if (!newer) {
+        // The moment of this page's own action, drawn from the action's answer: it brings the clock.
+        if (shown && m.ply === shown.ply && m.clock !== undefined) {
+          clock = m.clock;
+          clockAt = Date.now();
+          tickClock();
+        }
+        return;
+      }
+      lastPly = m.ply;
+      lastStatus = m.status;
+      queue.push(m);
+      pump();
     };
 
     // While an action is on its way every button is disabled: one action per turn, no double clicks.
@@ -223,23 +549,33 @@
     };
 
     var act = function (code) {
-      if (busy || !current) return;
+      if (busy || !shown) return;
       setBusy(true);
       showError("");
+      wantFocus = true;
       fetch(live.dataset.actionUrl, {
         method: "POST",
         credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRFToken": live.dataset.csrf },
-        body: JSON.stringify({ action: code, ply: current.ply }),
+        body: JSON.stringify({ action: code, ply: shown.ply }),
       })
         .then(function (r) {
           return r.json().then(function (body) {
             if (!r.ok) {
-              var reason = body.detail && body.detail.reason ? ": " + body.detail.reason : "";
-              showError((body.message || S.error) + reason);
-              return poll(true);
+              var reason = body.detail && body.detail.reason && S.english ? ": " + body.detail.reason : "";
+              showError(((S.errors && S.errors[body.code]) || body.message || S.error) + reason);
+              return resync(true);
             }
-            render(body);
+            body.action = { seat: body.seat, code: code, kind: "move" };
+            body.clock = null; // the stream's moment for this ply brings the next turn's clock
+            if (body.ply > lastPly) {
+              lastPly = body.ply;
+              lastStatus = body.status;
+              queue = queue.filter(function (m) {
+                return m.ply > body.ply;
+              });
+              show(body);
+            }
           });
         })
         .catch(function () {
@@ -247,6 +583,7 @@
         })
         .then(function () {
           setBusy(false);
+          if (shown && shown.legal) drawHand(shown);
         });
     };
 
@@ -255,10 +592,15 @@
       if (target && !target.disabled) act(target.dataset.action);
     });
 
+    document.getElementById("last-trick").addEventListener("click", function () {
+      showLast = !showLast;
+      if (shown && shown.view) drawTrick(shown, false);
+    });
+
     var resign = document.getElementById("resign");
     if (resign) {
       resign.addEventListener("click", function () {
-        if (!window.confirm(resign.textContent + "?")) return;
+        if (!window.confirm(S.resign_confirm)) return;
         fetch(live.dataset.resignUrl, {
           method: "POST",
           credentials: "same-origin",
@@ -270,28 +612,74 @@
       });
     }
 
-    var poll = function (force) {
-      return fetch(live.dataset.viewUrl, { credentials: "same-origin", headers: { Accept: "application/json" } })
+    /* -- the feed: Server-Sent Events, or conditional polls when they cannot be had */
+
+    var etag = null;
+    var resync = function (force) {
+      var headers = { Accept: "application/json" };
+      if (etag && !force) headers["If-None-Match"] = etag;
+      return fetch(live.dataset.momentsUrl + "?after=" + lastPly, { credentials: "same-origin", headers: headers })
         .then(function (r) {
-          return r.ok ? r.json() : null;
+          if (r.status === 304 || !r.ok) return null;
+          etag = r.headers.get("ETag");
+          return r.json();
         })
-        .then(function (d) {
-          // A poll sent before this page's own action may answer after it: never draw an older ply
-          // over a newer one (its buttons would offer a move for a turn that has passed).
-          if (!d || (current && d.ply < current.ply)) return;
-          if (force || !current || d.ply !== current.ply || d.status !== current.status || !!d.legal !== !!current.legal) {
-            render(d);
+        .then(function (body) {
+          if (!body) return;
+          body.moments.forEach(receive);
+          if (!body.moments.length && body.clock && shown) {
+            clock = body.clock;
+            clockAt = Date.now();
           }
         })
         .catch(function () {
-          /* the next poll tries again */
+          /* the next try */
         });
     };
 
-    render(current);
-    window.setInterval(function () {
-      if (!busy && !document.hidden) poll();
-    }, POLL_MS);
+    var source = null;
+    var failures = 0;
+    var polling = null;
+    var startPolling = function () {
+      if (polling) return;
+      polling = window.setInterval(function () {
+        if (!busy && !finished(shown || {})) resync(false);
+      }, POLL_MS);
+    };
+    var connect = function () {
+      if (!window.EventSource) {
+        startPolling();
+        return;
+      }
+      source = new EventSource(live.dataset.eventsUrl + "?after=" + lastPly + "&status=" + encodeURIComponent(lastStatus || ""));
+      source.addEventListener("moment", function (ev) {
+        failures = 0;
+        receive(JSON.parse(ev.data));
+      });
+      source.addEventListener("bye", function () {
+        source.close();
+        if (!finished(shown || {})) window.setTimeout(connect, 200);
+      });
+      source.onerror = function () {
+        failures += 1;
+        if (failures >= 3) {
+          source.close();
+          startPolling();
+        }
+      };
+    };
+
+    document.addEventListener("visibilitychange", function () {
+      // A phone back from a locked screen: catch up at once (the stream may have been cut while asleep).
+      if (!document.hidden) {
+        resync(true);
+        pump();
+      }
+    });
+
+    show(shown);
+    if (!finished(shown || { status: live.dataset.status })) connect();
+    window.setInterval(tickClock, 500);
   }
 
   /* ---------------------------------------------------------------- replay viewer */
@@ -307,9 +695,36 @@
       return replay[gameIndex].steps;
     };
 
+    var handSelect = document.getElementById("replay-hand");
+    var fillHands = function () {
+      // Pocha: a jump to the start of each hand.
+      var list = steps();
+      handSelect.textContent = "";
+      var seen = {};
+      list.forEach(function (st, i) {
+        if (st.hands_total > 1 && !seen[st.hand_number]) {
+          seen[st.hand_number] = true;
+          var o = el("option", null, fmt(S.hand, { n: st.hand_number + 1, total: st.hands_total }));
+          o.value = String(i);
+          handSelect.appendChild(o);
+        }
+      });
+      document.getElementById("replay-hand-label").hidden = handSelect.options.length < 2;
+    };
+    handSelect.addEventListener("change", function () {
+      step = parseInt(handSelect.value, 10) || 0;
+      draw();
+    });
+
     var draw = function () {
       var list = steps();
       var s = list[step];
+      for (var h = handSelect.options.length - 1; h >= 0; h--) {
+        if (parseInt(handSelect.options[h].value, 10) <= step) {
+          handSelect.selectedIndex = h;
+          break;
+        }
+      }
       range.max = list.length - 1;
       range.value = step;
       document.getElementById("step-label").textContent =
@@ -369,6 +784,7 @@
       select.addEventListener("change", function () {
         gameIndex = parseInt(select.value, 10) || 0;
         step = 0;
+        fillHands();
         draw();
       });
     }
@@ -377,6 +793,7 @@
       if (ev.key === "ArrowRight") go(ev.shiftKey ? "next-trick" : "next");
       if (ev.key === "ArrowLeft") go(ev.shiftKey ? "prev-trick" : "prev");
     });
+    fillHands();
     draw();
   }
 })();

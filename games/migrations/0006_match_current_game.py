@@ -16,7 +16,8 @@ def current_games_fill(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0004_match_turn_updates_in_place"),
+        ("games", "0005_fair_deals"),
+        ("games", "0005_match_managed"),
     ]
 
     operations = [

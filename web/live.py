@@ -1,0 +1,141 @@
+"""The match page's live feed: Server-Sent Events of every ply (games.streams.match_moments), a
+conditional JSON fallback for browsers or proxies that cannot keep a stream open, and the turn clock.
+
+Each moment is the view after one ply, so the page shows every card in turn however fast the bots
+play; only the newest moment carries the clock and the legal actions.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+from django.http import (
+    HttpRequest,
+    HttpResponse,
+    HttpResponseNotModified,
+    JsonResponse,
+    StreamingHttpResponse,
+)
+from django.http.response import HttpResponseBase
+from django.utils import timezone
+from django.views.decorators.http import require_GET
+
+from games.models import Match, Seat
+from games.selectors import match_context
+from games.services.common import HOUSE_BOT_GRACE_SECONDS
+from games.streams import Moment, api_time, match_moments, moments_since
+from web.people import request_player
+
+#: A stream ends after this long and the browser reconnects (EventSource does, with Last-Event-ID):
+#: a thread of the server is not held for ever by a forgotten tab.
+STREAM_SECONDS = 55.0
+KEEPALIVE_SECONDS = 15.0
+RETRY_MS = 1000
+
+
+def clock(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
+    """The running turn's clock: whose, until when, how long a move has, and each seat's timeouts so far.
+
+    ``left`` is counted on the server; the page counts down from it (its own clock may be wrong).
+    """
+    if match.status != Match.Status.IN_PROGRESS or match.turn_seat is None or match.turn_deadline is None:
+        return None
+    seat = next((s for s in seats if s.index == match.turn_seat), None)
+    if seat is None:
+        return None
+    if seat.bot_level:
+        total = HOUSE_BOT_GRACE_SECONDS
+    elif seat.player is not None and seat.player.is_bot:
+        total = match.bot_move_seconds
+    else:
+        total = match.human_move_seconds
+    now = timezone.now()
+    left = max((match.turn_deadline - now) / timedelta(seconds=1), 0.0)
+    return {
+        "seat": seat.index,
+        "deadline": api_time(match.turn_deadline),
+        "left": round(left, 1),
+        "total": total,
+        "house_bot": bool(seat.bot_level),
+        "timeouts": [s.timeouts for s in seats],
+        "max_timeouts": match.max_timeouts,
+    }
+
+
+def moment_payload(moment: Moment) -> dict[str, Any]:
+    payload = dict(moment.view)
+    payload["clock"] = clock(moment.match, moment.seats) if moment.newest else None
+    return payload
+
+
+def _sse(moment: Moment) -> bytes:
+    data = json.dumps(moment_payload(moment), separators=(",", ":"))
+    return f"id: {moment.view['ply']}\nevent: moment\ndata: {data}\n\n".encode()
+
+
+def _after(request: HttpRequest) -> int:
+    raw = request.headers.get("Last-Event-ID") or request.GET.get("after") or "0"
+    try:
+        return max(int(raw), 0)
+    except ValueError:
+        return 0
+
+
+@require_GET
+def match_events(request: HttpRequest, match_id: int) -> HttpResponseBase:
+    """``text/event-stream`` of the match's moments after ``?after=`` (or the Last-Event-ID)."""
+    if not Match.objects.filter(pk=match_id).exists():
+        return JsonResponse({"code": "match_not_found", "message": "No such match."}, status=404)
+    player = request_player(request)
+    status = request.GET.get("status") or None
+    moments = match_moments(
+        match_id,
+        player,
+        after=_after(request),
+        status=status,
+        max_seconds=STREAM_SECONDS,
+        keepalive=KEEPALIVE_SECONDS,
+    )
+
+    def lines() -> Iterator[bytes]:
+        yield f"retry: {RETRY_MS}\n\n".encode()
+        for moment in moments:
+            yield b": keepalive\n\n" if moment is None else _sse(moment)
+        yield b"event: bye\ndata: {}\n\n"
+
+    response = StreamingHttpResponse(lines(), content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # proxies must not buffer the stream
+    return response
+
+
+@require_GET
+def match_moments_json(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The fallback: the moments after ``?after=`` as JSON, 304 while nothing changed (ETag)."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None:
+        return JsonResponse({"code": "match_not_found", "message": "No such match."}, status=404)
+    after = _after(request)
+    deadline = match.turn_deadline.timestamp() if match.turn_deadline else 0
+    etag = f'W/"{match.ply}-{match.status}-{deadline:.3f}-{after}"'
+    if request.headers.get("If-None-Match") == etag:
+        response: HttpResponse = HttpResponseNotModified()
+    else:
+        context = match_context(match_id, lock=False)
+        match, seats = context.match, context.seats
+        moments = moments_since(context=context, player=request_player(request), after=after)
+        response = JsonResponse(
+            {
+                "ply": match.ply,
+                "status": match.status,
+                "moments": [moment_payload(m) for m in moments],
+                "clock": clock(match, seats),
+            }
+        )
+    response["ETag"] = etag
+    response["Cache-Control"] = "private, no-cache"
+    response["Vary"] = "Cookie"
+    return response
