@@ -10,6 +10,7 @@ from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -47,8 +48,7 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import JSONIntegerField, Pagination
-from tute_site.serializers import Serializer
+from tute_site.api import JSONIntegerField, NDJSONRenderer, Pagination
 
 
 class IsPerson(IsAuthenticated):
@@ -77,7 +77,7 @@ def found(match_id: int) -> Match:
 # -- output shapes --------------------------------------------------------------------------------------
 
 
-class ErrorOutput(Serializer):
+class ErrorOutput(serializers.Serializer):
     """Every API error: a stable machine code, a message for people, and details or null."""
 
     code = serializers.CharField()
@@ -85,13 +85,13 @@ class ErrorOutput(Serializer):
     detail = serializers.JSONField(allow_null=True)
 
 
-class PlayerOutput(Serializer):
+class PlayerOutput(serializers.Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
 
 
-class SeatOutput(Serializer):
+class SeatOutput(serializers.Serializer):
     index = serializers.IntegerField()
     player = PlayerOutput(allow_null=True)
     house_bot = serializers.CharField(source="bot_level", allow_blank=True)
@@ -108,7 +108,7 @@ class SeatOutput(Serializer):
         return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
 
 
-class MatchOutput(Serializer):
+class MatchOutput(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
     players = serializers.IntegerField(source="num_players")
@@ -193,7 +193,7 @@ def match_out(match: Match) -> dict[str, Any]:
 
 
 class MatchListCreateApi(APIView):
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
         player = serializers.SlugField(required=False, help_text="A player's handle.")
@@ -207,11 +207,11 @@ class MatchListCreateApi(APIView):
             "are applied in: finishing time, then id; unfinished last) or -finished_at.",
         )
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "MatchCreateInput"
 
-        class SeatInput(Serializer):
+        class SeatInput(serializers.Serializer):
             player = serializers.SlugField(required=False, allow_null=True, max_length=32)
             bot = serializers.CharField(required=False, allow_null=True, max_length=16)
             client_seed = client_seed_field()
@@ -303,7 +303,7 @@ class MatchDetailApi(APIView):
 class MatchJoinApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "MatchJoinInput"
 
@@ -350,7 +350,7 @@ class MatchAbortApi(APIView):
 class ChallengeAcceptApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ChallengeAcceptInput"
 
@@ -372,7 +372,7 @@ class ClientSeedApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClientSeedInput"
 
@@ -406,7 +406,7 @@ class ClientSeedAliasApi(ClientSeedApi):
 class ChallengeDeclineApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ChallengeDeclineInput"
 
@@ -432,7 +432,7 @@ class MatchViewApi(APIView):
 class ActionSubmitApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ActionInput"
 
@@ -486,7 +486,7 @@ class MatchRecordApi(APIView):
 # -- bots and tokens ------------------------------------------------------------------------------------
 
 
-class BotOutput(Serializer):
+class BotOutput(serializers.Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
@@ -497,7 +497,7 @@ class BotOutput(Serializer):
 class BotListCreateApi(APIView):
     permission_classes = [IsPerson]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "BotCreateInput"
 
@@ -527,7 +527,7 @@ class BotListCreateApi(APIView):
 class BotSettingsApi(APIView):
     permission_classes = [IsPerson]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "BotSettingsInput"
 
@@ -573,8 +573,10 @@ class EventStreamApi(APIView):
 
     permission_classes = [IsAuthenticated]
     throttle_classes: list[type] = []  # one long request; the actions it leads to are throttled
+    # The stream's own type may be asked for by name (``Accept: application/x-ndjson``), as may JSON.
+    renderer_classes = [JSONRenderer, NDJSONRenderer]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         class Meta:
             ref_name = "EventStreamParams"
 
@@ -607,7 +609,7 @@ class MeApi(APIView):
         return Response(PlayerOutput(signed_in(request)).data)
 
 
-class TokenOutput(Serializer):
+class TokenOutput(serializers.Serializer):
     id = serializers.IntegerField()
     prefix = serializers.CharField(help_text="The token's first characters, to tell tokens apart.")
     created_at = serializers.DateTimeField()

@@ -17,10 +17,9 @@ from ratings.errors import PlayerNotFound, UnknownPool
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
 from tute_site.api import Pagination
-from tute_site.serializers import Serializer
 
 
-class CompetitorOutput(Serializer):
+class CompetitorOutput(serializers.Serializer):
     subject = serializers.CharField()
     name = serializers.SerializerMethodField()
     handle = serializers.SerializerMethodField()
@@ -53,7 +52,7 @@ class CompetitorOutput(Serializer):
 class LeaderboardApi(APIView):
     permission_classes = [AllowAny]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         class Meta:
             ref_name = "LeaderboardFilter"
 

@@ -56,7 +56,6 @@ from tournaments.services import (
     withdraw,
 )
 from tute_site.api import Pagination
-from tute_site.serializers import Serializer
 
 
 def club_found(slug: str) -> Club:
@@ -76,20 +75,20 @@ def found(tournament_id: int) -> Tournament:
 # -- output shapes ----------------------------------------------------------------------------------------
 
 
-class ClubOutput(Serializer):
+class ClubOutput(serializers.Serializer):
     name = serializers.CharField()
     slug = serializers.SlugField()
     members = serializers.IntegerField(required=False)
     created_at = serializers.DateTimeField()
 
 
-class MembershipOutput(Serializer):
+class MembershipOutput(serializers.Serializer):
     player = serializers.CharField(source="player.handle")
     role = serializers.CharField()
     joined_at = serializers.DateTimeField()
 
 
-class TournamentOutput(Serializer):
+class TournamentOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField(source="club.slug")
@@ -123,7 +122,7 @@ class TournamentOutput(Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class EntrantOutput(Serializer):
+class EntrantOutput(serializers.Serializer):
     id = serializers.IntegerField()
     seed = serializers.IntegerField(allow_null=True)
     name = serializers.CharField()
@@ -133,7 +132,7 @@ class EntrantOutput(Serializer):
     status = serializers.CharField()
 
 
-class MatchRowOutput(Serializer):
+class MatchRowOutput(serializers.Serializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     code = serializers.CharField(
@@ -161,7 +160,7 @@ class MatchRowOutput(Serializer):
         return [str(p) for p in row.points] if row.points is not None else None
 
 
-class RoundOutput(Serializer):
+class RoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.CharField()
     started_at = serializers.DateTimeField()
@@ -169,7 +168,7 @@ class RoundOutput(Serializer):
     matches = MatchRowOutput(many=True)
 
 
-class StandingOutput(Serializer):
+class StandingOutput(serializers.Serializer):
     rank = serializers.IntegerField()
     entrant = EntrantOutput()
     points = serializers.FloatField(help_text="Tournament points (`points_exact` has the exact fraction).")
@@ -187,7 +186,7 @@ class StandingOutput(Serializer):
         return str(row.points)
 
 
-class BracketSlotOutput(Serializer):
+class BracketSlotOutput(serializers.Serializer):
     code = serializers.CharField()
     round = serializers.IntegerField()
     entrants = EntrantOutput(many=True, allow_null=True)
@@ -207,12 +206,12 @@ class BracketSlotOutput(Serializer):
         return out
 
 
-class BracketSectionOutput(Serializer):
+class BracketSectionOutput(serializers.Serializer):
     section = serializers.CharField(help_text="W, L, GF or 3P")
     rounds = serializers.ListField(child=BracketSlotOutput(many=True))
 
 
-class BracketOutput(Serializer):
+class BracketOutput(serializers.Serializer):
     kind = serializers.CharField()
     size = serializers.IntegerField()
     byes = EntrantOutput(many=True)
@@ -220,7 +219,7 @@ class BracketOutput(Serializer):
     champion = EntrantOutput(allow_null=True)
 
 
-class CorrectionOutput(Serializer):
+class CorrectionOutput(serializers.Serializer):
     id = serializers.IntegerField()
     tournament_match = serializers.IntegerField(source="tournament_match_id")
     code = serializers.CharField(source="tournament_match.code")
@@ -253,7 +252,7 @@ class PointInput(serializers.Field):
 
 
 class ClubListCreateApi(APIView):
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClubCreateInput"
 
@@ -286,7 +285,7 @@ class ClubDetailApi(APIView):
 
 
 class ClubMembersApi(APIView):
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClubMemberInput"
 
@@ -316,7 +315,7 @@ class ClubMembersApi(APIView):
 # -- tournaments -------------------------------------------------------------------------------------------------
 
 
-class TournamentInput(Serializer):
+class TournamentInput(serializers.Serializer):
     class Meta:
         ref_name = "TournamentInput"
 
@@ -360,7 +359,7 @@ def settings_of(v: dict[str, Any]) -> Settings:
 
 
 class TournamentListCreateApi(APIView):
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         club = serializers.SlugField(required=False)
         status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
@@ -426,7 +425,7 @@ class EntrantRenameApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentEntrantInput"
 
@@ -448,7 +447,7 @@ class EntrantRenameApi(APIView):
 class RegisterApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentRegisterInput"
 
@@ -468,7 +467,7 @@ class RegisterApi(APIView):
 class PartnerApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentPartnerInput"
 
@@ -492,7 +491,7 @@ class PartnerApi(APIView):
 class InviteApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentInviteInput"
 
@@ -520,7 +519,7 @@ class CheckInApi(APIView):
 class WithdrawApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentWithdrawInput"
 
@@ -541,7 +540,7 @@ class WithdrawApi(APIView):
 class BotFillApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentBotFillInput"
 
@@ -568,7 +567,7 @@ class BotFillApi(APIView):
 class StartApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentStartInput"
 
@@ -610,7 +609,7 @@ class RoundListApi(APIView):
 class MatchListApi(APIView):
     permission_classes = [AllowAny]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         round = serializers.IntegerField(required=False, min_value=1)
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchRowOutput(many=True))
@@ -635,7 +634,7 @@ class MatchDetailApi(APIView):
 class NoShowApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentNoShowInput"
 
@@ -676,7 +675,7 @@ class BracketApi(APIView):
 
 
 class CorrectionListCreateApi(APIView):
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentCorrectionInput"
 

@@ -8,6 +8,7 @@ and the HTTPS hardening below is on.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from pathlib import Path
 from typing import Any
@@ -90,13 +91,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tute_site.middleware.chunked_body_refusal",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tute_site.middleware.WebsiteMessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -201,11 +203,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": [
-        "tute_site.api.OrjsonRenderer",
+        "rest_framework.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["tute_site.api.LimitedJSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "tute_site.api.JSONContentNegotiation",
+    "DEFAULT_PARSER_CLASSES": ["tute_site.api.JSONParser"],
     # ``?format=`` is a filter (the tournaments list's), never a renderer override; only the schema view
     # reads it as one (tute_site/schema.py).
     "URL_FORMAT_OVERRIDE": None,
@@ -220,6 +221,19 @@ REST_FRAMEWORK = {
         "address": os.environ.get("TUTE_THROTTLE_ADDRESS", "3000/min"),
     },
 }
+
+# The addresses (or networks, CIDR) of the reverse proxies in front of the service. Only a request that
+# comes from one of them has its client's address read from X-Forwarded-For (for the per-address
+# limit); from anyone else that header is ignored, so it cannot be forged to dodge the limit. Empty by
+# default: the address is the connection's own.
+TUTE_TRUSTED_PROXIES = env_list("TUTE_TRUSTED_PROXIES", [])
+for _proxy in TUTE_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"TUTE_TRUSTED_PROXIES: {_proxy!r} is not an IP address or network (e.g. 10.0.0.5, 10.0.0.0/8)."
+        ) from None
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tute Arena API",
@@ -245,7 +259,13 @@ TUTE_TOKEN_CACHE_SECONDS = env_int("TUTE_TOKEN_CACHE_SECONDS", 10)
 
 CACHES = {
     "default": (
-        {"BACKEND": "tute_site.cache.RedisCache", "LOCATION": CACHE_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that is down must fail a request's cache call fast: the API then goes on without
+            # the cache (tute_site.caching) instead of waiting on a socket.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
