@@ -1,24 +1,35 @@
-"""Bot strength: the rule bot against the random bot, run by hand from the project root::
+"""Bot strength on duplicate deals, run by hand from the project root::
 
-    python bench/bot_strength.py [--deals 1000] [--seed S] [--pocha-games N]
+    python bench/bot_strength.py [--bot search] [--opponent rule] [--games tute2,tute4,pocha]
+                                 [--deals 2000] [--pocha-games 500] [--cheat] [--workers 1] [--seed bench]
 
-Tute 2 and Tute 4: each deal (dealt from the seed ``"{S}:{game}:{deal}"``, the dealer alternating across
-deals) is played twice, the rule bot at seat 0 (seats 0+2 in Tute 4), then at seat 1 (seats 1+3), and
-the share of games the rule side wins is printed. Pocha: whole four-player games of the spanish
-sequence, the rule bot against three random bots, its seat moving round the table game by game;
-printed are the average final total of the rule seat and of a random seat, and how often the rule
-bot finished first. Games go through the public ``State`` API (``games.bots.arena``), each bot seeing
-only its seat's view. The figures are deterministic for a seed; no timing is asserted, the elapsed
-seconds are printed for information.
+Tute 2 and Tute 4: deal i (dealt from the seed ``"{S}:{game}:{i}"``, the dealer rotating) is played twice,
+``--bot`` at seat 0 (seats 0+2 in Tute 4) then at seat 1 (seats 1+3), ``--opponent`` in the other seats;
+printed are the bot's share of all the points scored (card points, cantes, last trick), its share of the
+games won, each with a 95% interval over deals, and its think time per decision (process CPU time: the
+median and the 99th percentile). ``--cheat`` plays the same deals with the bench-only ``cheat`` bot (the
+search seeing every hand) in the bot's place and prints the share of the gap between the opponent and
+the cheat that ``--bot`` closes, (bot - 50%) / (cheat - 50%) of the points.
+
+Pocha: whole games of 4 players, the bot in one seat and the opponent in three, the bot's seat moving
+round the table game by game; printed is its winning share (a shared first place counts its share; even
+is 0.25) with a 95% interval.
+
+Each process plays on one core; ``--workers`` splits the deals over that many processes. Figures are
+printed every ``--every`` deals (``partial``), then once at the end, so a run stopped early still has
+its figure over the deals done. The figures are deterministic for a seed and the bots' budgets.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 # Run as a script (`python bench/bot_strength.py`), sys.path[0] is bench/: the project root holds `games`.
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -26,48 +37,198 @@ if str(PROJECT_DIR) not in sys.path:
     sys.path.insert(0, str(PROJECT_DIR))
 
 from games.bots import get_bot  # noqa: E402
-from games.bots.arena import duel, pocha_table  # noqa: E402
+from games.bots.arena import play_game  # noqa: E402
+from games.bots.search import CheatBot  # noqa: E402
+from games.engine import Rules  # noqa: E402
 
 
-def margin(share: float, count: int) -> float:
-    """Half the width of a 95% normal interval around a share of ``count`` games."""
-    return 1.96 * math.sqrt(share * (1.0 - share) / count) if count else 0.0
+class Timed:
+    """A bot whose decisions are timed (process CPU time, so other processes on the core do not count)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.sees_all = getattr(bot, "sees_all", False)
+        self.times: list[float] = []
+
+    def __call__(self, view: Any, legal: tuple[str, ...], rng: Any, /) -> str:
+        started = time.process_time()
+        action = self.bot(view, legal, rng)
+        if len(legal) > 1:
+            self.times.append(time.process_time() - started)
+        return str(action)
+
+    def choose_seeing_all(self, table: Any, legal: tuple[str, ...], rng: Any) -> str:
+        started = time.process_time()
+        action = self.bot.choose_seeing_all(table, legal, rng)
+        if len(legal) > 1:
+            self.times.append(time.process_time() - started)
+        return str(action)
+
+
+def _bot(name: str) -> Any:
+    return CheatBot() if name == "cheat" else get_bot(name)
+
+
+def play_deal(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
+    """One Tute deal played twice, seats swapped: the bot's points and wins, and the totals."""
+    game, bot_name, opponent_name, seed, deal = job
+    rules = Rules.build(game)
+    bot, opponent = Timed(_bot(bot_name)), _bot(opponent_name)
+    deal_seed = f"{seed}:{game}:{deal}"
+    mine = theirs = wins = 0
+    for side in (0, 1):
+        bots = [bot if s % 2 == side else opponent for s in range(rules.players)]
+        state = play_game(rules, bots, seed=deal_seed, dealer=deal % rules.players, rng_seed=deal_seed)
+        result = state.result()
+        assert result is not None
+        mine += result.scores[side]
+        theirs += result.scores[1 - side]
+        wins += side in result.winners
+    return {"deal": deal, "mine": mine, "theirs": theirs, "wins": wins, "times": bot.times}
+
+
+def play_pocha(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
+    """One whole Pocha game, the bot in seat ``number % 4``."""
+    _, bot_name, opponent_name, seed, number = job
+    players = 4
+    rules = Rules.build("pocha", players)
+    bot, opponent = Timed(_bot(bot_name)), _bot(opponent_name)
+    seat = number % players
+    game_seed = f"{seed}:pocha:{number}"
+    bots = [bot if s == seat else opponent for s in range(players)]
+    state = play_game(rules, bots, seed=game_seed, dealer=(number // players) % players, rng_seed=game_seed)
+    result = state.result()
+    assert result is not None
+    share = 1.0 / len(result.winners) if seat in result.winners else 0.0
+    return {"deal": number, "share": share, "total": result.scores[seat], "times": bot.times}
+
+
+def interval(values: list[float]) -> float:
+    """Half the width of a 95% normal interval around the mean of ``values``."""
+    if len(values) < 2:
+        return 0.0
+    return 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def ratio_interval(mine: list[float], totals: list[float]) -> tuple[float, float]:
+    """A ratio of sums over deals and its 95% half-width (the delta method over deals)."""
+    n = len(mine)
+    total = sum(totals)
+    share = sum(mine) / total if total else 0.0
+    if n < 2 or not total:
+        return share, 0.0
+    residuals = [m - share * t for m, t in zip(mine, totals, strict=True)]
+    mean_total = total / n
+    return share, 1.96 * statistics.stdev(residuals) / (mean_total * math.sqrt(n))
+
+
+def think(times: list[float]) -> str:
+    if not times:
+        return "no decisions"
+    ordered = sorted(times)
+    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return f"think median {1000 * statistics.median(ordered):.1f} ms, p99 {1000 * p99:.1f} ms over {len(ordered)} decisions"
+
+
+def tute_line(
+    game: str, bot: str, opponent: str, rows: list[dict[str, Any]], elapsed: float, final: bool
+) -> str:
+    mine = [float(r["mine"]) for r in rows]
+    totals = [float(r["mine"] + r["theirs"]) for r in rows]
+    share, half = ratio_interval(mine, totals)
+    win_values = [r["wins"] / 2 for r in rows]
+    wins = sum(win_values) / len(rows)
+    times = [t for r in rows for t in r["times"]]
+    label = "final" if final else "partial"
+    return (
+        f"[{label}] {game} {bot} vs {opponent}: {100 * share:.1f}% of the points (+/- {100 * half:.1f}), "
+        f"{100 * wins:.1f}% of the games (+/- {100 * interval(win_values):.1f}) over {len(rows)} deals "
+        f"({2 * len(rows)} games, seats swapped); {think(times)} [{elapsed:.0f} s]"
+    )
+
+
+def pocha_line(bot: str, opponent: str, rows: list[dict[str, Any]], elapsed: float, final: bool) -> str:
+    shares = [r["share"] for r in rows]
+    times = [t for r in rows for t in r["times"]]
+    label = "final" if final else "partial"
+    average = sum(r["total"] for r in rows) / len(rows)
+    return (
+        f"[{label}] pocha {bot} vs 3 {opponent}: winning share {sum(shares) / len(rows):.3f} "
+        f"(+/- {interval(shares):.3f}; even is 0.25) over {len(rows)} games, average total {average:.1f}; "
+        f"{think(times)} [{elapsed:.0f} s]"
+    )
+
+
+def run(
+    game: str, bot: str, opponent: str, *, count: int, seed: str, workers: int, every: int
+) -> list[dict[str, Any]]:
+    jobs = [(game, bot, opponent, seed, i) for i in range(count)]
+    worker = play_pocha if game == "pocha" else play_deal
+    rows: list[dict[str, Any]] = []
+    started = time.perf_counter()
+
+    def report(final: bool) -> None:
+        elapsed = time.perf_counter() - started
+        if game == "pocha":
+            print(pocha_line(bot, opponent, rows, elapsed, final), flush=True)
+        else:
+            print(tute_line(game, bot, opponent, rows, elapsed, final), flush=True)
+
+    if workers > 1:
+        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+            for row in pool.imap_unordered(worker, jobs, chunksize=1):
+                rows.append(row)
+                if len(rows) % every == 0 and len(rows) < count:
+                    report(False)
+    else:
+        for job in jobs:
+            rows.append(worker(job))
+            if len(rows) % every == 0 and len(rows) < count:
+                report(False)
+    report(True)
+    rows.sort(key=lambda r: r["deal"])
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Win rates of the rule bot against the random bot.")
-    parser.add_argument("--deals", type=int, default=1000, help="Tute deals per game, each played twice")
-    parser.add_argument("--seed", default="bench", help="seed text of the deals")
+    parser = argparse.ArgumentParser(description="Bot strength on duplicate deals.")
+    parser.add_argument("--bot", default="search", help="the bot measured (a registered level, or cheat)")
+    parser.add_argument("--opponent", default="rule", help="the bot it plays against")
+    parser.add_argument("--games", default="tute2,tute4,pocha", help="comma-separated: tute2, tute4, pocha")
+    parser.add_argument("--deals", type=int, default=2000, help="Tute deals per game, each played twice")
     parser.add_argument(
         "--pocha-games", type=int, default=None, help="whole Pocha games (default: deals / 4)"
     )
-    args = parser.parse_args(argv)
-    if args.deals < 1:
-        parser.error("--deals must be at least 1")
-    pocha_games = max(1, args.deals // 4) if args.pocha_games is None else args.pocha_games
-    rule, rnd = get_bot("rule"), get_bot("random")
-
-    for game in ("tute2", "tute4"):
-        started = time.perf_counter()
-        result = duel(game, rule, rnd, deals=args.deals, seed=args.seed)
-        elapsed = time.perf_counter() - started
-        print(
-            f"{game} rule vs random: {result.wins}/{result.games} games won ({100 * result.share:.1f}%) "
-            f"over {result.deals} deals, seats swapped "
-            f"[95% +/- {100 * margin(result.share, result.games):.1f} points; {elapsed:.1f} s]",
-            flush=True,
-        )
-
-    started = time.perf_counter()
-    table = pocha_table(rule, rnd, games=pocha_games, seed=args.seed, players=4)
-    elapsed = time.perf_counter() - started
-    print(
-        f"pocha rule vs 3 random: average total {table.bot_average:.1f} for the rule seat, "
-        f"{table.others_average:.1f} per random seat; rule finished first in {table.first}/{table.games} "
-        f"games ({100 * table.first / table.games:.1f}%; alone in {table.first_alone}) "
-        f"over {table.games} games of 4 players [{elapsed:.1f} s]",
-        flush=True,
+    parser.add_argument(
+        "--cheat", action="store_true", help="also play the cheat on the Tute 2 deals: the gap closed"
     )
+    parser.add_argument("--workers", type=int, default=1, help="processes, one core each")
+    parser.add_argument("--every", type=int, default=100, help="print a partial figure every this many deals")
+    parser.add_argument("--seed", default="bench", help="seed text of the deals")
+    args = parser.parse_args(argv)
+    if args.deals < 1 or args.workers < 1 or args.every < 1:
+        parser.error("--deals, --workers and --every must be at least 1")
+    pocha_games = max(1, args.deals // 4) if args.pocha_games is None else args.pocha_games
+    games = [g.strip() for g in args.games.split(",") if g.strip()]
+    for game in games:
+        if game not in ("tute2", "tute4", "pocha"):
+            parser.error(f"unknown game {game!r}")
+    common = {"seed": args.seed, "workers": args.workers, "every": args.every}
+    for game in games:
+        count = pocha_games if game == "pocha" else args.deals
+        rows = run(game, args.bot, args.opponent, count=count, **common)
+        if game == "tute2" and args.cheat:
+            cheat_rows = run(game, "cheat", args.opponent, count=count, **common)
+            bot_share, _ = ratio_interval([r["mine"] for r in rows], [r["mine"] + r["theirs"] for r in rows])
+            cheat_share, _ = ratio_interval(
+                [r["mine"] for r in cheat_rows], [r["mine"] + r["theirs"] for r in cheat_rows]
+            )
+            gap = (bot_share - 0.5) / (cheat_share - 0.5) if cheat_share != 0.5 else float("nan")
+            print(
+                f"tute2 gap closed from {args.opponent} to cheat by {args.bot}: {100 * gap:.1f}% "
+                f"({args.bot} {100 * bot_share:.1f}%, cheat {100 * cheat_share:.1f}% of the points)",
+                flush=True,
+            )
     return 0
 
 

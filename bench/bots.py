@@ -16,14 +16,14 @@ What it does, in order:
    worker answers a ping.
 3. **No-op round trip**: N times, one after the other, sends the task ``bench.noop`` and waits for it
    to have run (it pushes onto a Redis list the bench waits on with BLPOP). Prints p50 and p99.
-4. **House bot's reply**: a person plays Tute 2 against the ``rule`` house bot through the API (``GET
+4. **House bot's reply**: a person plays Tute 2 against the ``--level`` house bot (``rule`` unless told) through the API (``GET
    .../view/`` for its legal codes, ``POST .../actions/``). Every commit of a move publishes the match's
    new ply on the person's Redis channel (the wake-up that event streams use); a listener thread of the
    bench timestamps each publication as it arrives. For every POST after which the house bot is to act,
    two times to the publication of the bot's reply (its move committed by the worker): from sending the
    POST, and from the publication of the person's move (its commit, right after which the bot's task was
    sent). The first replies are a warm-up, not counted. Prints p50 and p99 of each, and of the POST.
-5. **The bot's thinking time**: in a child process, for every measured reply, the rule bot's choice
+5. **The bot's thinking time**: in a child process, for every measured reply, the house bot's choice
    (``games.services.house_bot_action``: the seat's view, the legal codes, ``choose``) on the very position
    it answered, the median of 5 runs. Prints its p50 and p99, and those of each reply's time minus its
    own thinking time. Target (issue 4): the reply's p99 at most the thinking time plus 25 ms; it is
@@ -88,7 +88,6 @@ THINK_RUNS = 5
 WAIT_SECONDS = 30.0
 
 BOT_SEAT = 1
-TUTE2_VS_RULE: list[dict[str, Any]] = [{}, {"bot": "rule"}]  # seat 0: the person, filled in below
 HOUSE_ONLY = {
     "tute2": ["random", "rule"],
     "tute4": ["rule", "random", "rule", "random"],
@@ -272,9 +271,10 @@ class Reply:
 
 
 def house_bot_replies(
-    port: int, account: dict[str, Any], listener: PlyListener, count: int, seed: int
+    port: int, account: dict[str, Any], listener: PlyListener, count: int, seed: int, level: str = "rule"
 ) -> tuple[list[Reply], int]:
-    """Play Tute 2 against the rule house bot until ``count`` replies are measured (after a warm-up)."""
+    """Play Tute 2 against the house bot of ``level`` until ``count`` replies are measured (after a
+    warm-up)."""
     client = Client(port)
     rng = random.Random(seed)
     token = account["token"]
@@ -287,7 +287,7 @@ def house_bot_replies(
                 body = {
                     "game": "tute2",
                     "rated": False,
-                    "seats": [{"player": account["handle"]}, *TUTE2_VS_RULE[1:]],
+                    "seats": [{"player": account["handle"]}, {"bot": level}],
                 }
                 status, out, _ = client.call("POST", "/api/v1/matches/", token=token, body=body)
                 if status != 201:
@@ -501,7 +501,9 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             print(summary("no-op task round trip:", noops), flush=True)
 
         listener = PlyListener(args.redis, int(person["id"]))
-        replies, played = house_bot_replies(server.port, person, listener, args.replies, args.seed)
+        replies, played = house_bot_replies(
+            server.port, person, listener, args.replies, args.seed, args.level
+        )
         from_post = [r.from_post for r in replies]
         from_applied = [r.from_applied for r in replies]
         print(summary("house bot reply, from the person's POST sent:", from_post))
@@ -515,7 +517,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         thinks = [think[(r.match, r.ply)] for r in replies]
         overheads = [r.from_applied - think[(r.match, r.ply)] for r in replies]
         overheads_post = [r.from_post - think[(r.match, r.ply)] for r in replies]
-        print(summary("rule bot thinking time on those positions:", thinks))
+        print(summary(f"{args.level} bot thinking time on those positions:", thinks))
         print(summary("reply from the move applied, minus thinking time:", overheads))
         print(summary("reply from the POST sent, minus thinking time:", overheads_post), flush=True)
         service = [float(row["service"]) for row in run_child("service", env, str(args.service_matches))]
@@ -575,6 +577,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"PostgreSQL server URL without a database name ({DEFAULT_POSTGRES_URL})",
     )
     parser.add_argument("--seed", type=int, default=1, help="seed of the person's move choices (1)")
+    parser.add_argument("--level", default="rule", help="the house bot the person plays (rule; search...)")
     parser.add_argument("--keep", action="store_true", help=f"keep the database {BENCH_DB} afterwards")
     parser.add_argument("--child", nargs="+", metavar="MODE", help=argparse.SUPPRESS)
     return parser.parse_args(argv)

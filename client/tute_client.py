@@ -40,6 +40,7 @@ __all__ = [
     "TransportError",
     "TuteClient",
     "run_bot",
+    "run_forever",
 ]
 
 __version__ = "0.1.0"
@@ -169,6 +170,19 @@ class TuteClient:
         """Whether the caller's bot ``handle`` takes every challenge at once (called by its owner)."""
         return self._json("PATCH", f"/bots/{_quote(handle)}/", {"auto_accept": auto_accept})
 
+    def set_ladder_games(self, handle: str, games: Sequence[str]) -> Event:
+        """The games the caller's bot ``handle`` plays on the ladder (called by its owner; ``[]`` leaves
+        it). Validation starts for each game it has not passed; the answer's ``validation`` shows it."""
+        return self._json("PATCH", f"/bots/{_quote(handle)}/", {"games": list(games)})
+
+    def request_validation(self, handle: str, game: str) -> Event:
+        """Ask again for the validation of the caller's bot ``handle`` for ``game`` (after a failure)."""
+        return self._json("POST", f"/bots/{_quote(handle)}/validation/", {"game": game})
+
+    def bot_status(self, handle: str) -> Event:
+        """The bot's status page: online, validation, current matches, recent errors, rating history."""
+        return self._json("GET", f"/bots/{_quote(handle)}/status/")
+
     # -- matches -----------------------------------------------------------------------------------------
 
     def create_match(
@@ -177,7 +191,7 @@ class TuteClient:
         """Create a match: ``game`` is ``"tute2"``, ``"tute4"`` or ``"pocha"``.
 
         ``seats`` lists each seat as ``{"player": handle}`` (a challenge, unless it is the caller),
-        ``{"bot": "random"|"rule"}`` (a house bot) or ``{}`` (empty). Without seats the caller sits at
+        ``{"bot": "random"|"rule"|"search"}`` (a house bot) or ``{}`` (empty). Without seats the caller sits at
         seat 0. ``options`` are the other fields of ``POST /api/v1/matches/``: ``players``, ``options``
         (rules flags), ``format``, ``games``, ``rated``, ``human_move_seconds``, ``bot_move_seconds``,
         ``max_timeouts``.
@@ -226,6 +240,15 @@ class TuteClient:
     def resign(self, match_id: int) -> Event:
         """Concede the match: every other side wins it."""
         return self._json("POST", f"/matches/{int(match_id)}/resign/")
+
+    def notices(self, after: int | None = None) -> Event:
+        """Polling: ``{"results": [...], "last": id}``, the ``action_refused``, ``timeout`` and
+        ``forfeit_warning`` notices after the notice id ``after`` (without it, the last five minutes)."""
+        query = None if after is None else {"after": after}
+        answer = self._request("GET", self._url("/bots/me/notices/", query))
+        if not isinstance(answer, dict):
+            raise TransportError("GET /bots/me/notices/: expected a JSON object")
+        return answer
 
     def my_turns(self) -> list[Event]:
         """Polling: the matches where it is the caller's turn, ``{"match", "ply", "seat", "game", "deadline"}``."""
@@ -385,11 +408,13 @@ def run_bot(
     choose: Callable[[Event], str],
     *,
     accept_challenges: bool | Callable[[Event], bool] = True,
-    reconnect_delay: float = 1.0,
-    max_reconnect_delay: float = 60.0,
+    reconnect_delay: float = 0.5,
+    max_reconnect_delay: float = 5.0,
     stream_seconds: float | None = None,
     stop: threading.Event | None = None,
     on_event: Callable[[Event], None] | None = None,
+    poll: bool = False,
+    poll_interval: float = 1.0,
 ) -> None:
     """Play as the client's bot: follow its event stream and act on every turn, until ``stop`` is set.
 
@@ -398,16 +423,25 @@ def run_bot(
     - ``your_turn``: ``choose(event)`` returns an action code from ``event["legal"]``; it is sent with
       the event's ``ply``. A 409 (``stale_ply``, ``not_your_turn``) means the match moved on: a new event
       will come. A refused action (422) is logged; the server's clock plays for the seat if none follows.
+    - ``action_refused``, ``timeout`` and ``forfeit_warning`` (what happened to the bot's seat that it
+      did not choose) are logged as one-line warnings.
     - The stream is opened again when it ends: after ``bye`` at once; after a drop, a server error or
-      an end without ``bye`` in ``reconnect_delay`` seconds, doubling with each failure in a row up to
-      ``max_reconnect_delay`` (a connection that stayed up that long starts the count afresh). On each
-      connection the server sends again every challenge and turn still waiting.
+      an end without ``bye`` in ``reconnect_delay`` seconds (0.5), doubling with each failure in a row
+      up to ``max_reconnect_delay`` (5: a bot's clock is 15 s a move, so a longer pause would cost it
+      turns once the server is back; a connection that stayed up that long starts the count afresh).
+      On each connection the server sends again every challenge and turn still waiting.
+    - ``poll=True`` plays without a stream: every ``poll_interval`` seconds it lists the bot's turns
+      (``GET /api/v1/bots/me/turns/``) and its notices; challenges are then left to ``auto_accept``.
     - ``stream_seconds`` asks the server to end each connection after that long (the default is its
       maximum, an hour). ``on_event`` sees every event first (logging, bookkeeping).
 
     Returns when ``stop`` is set (checked after each event and while waiting to reconnect). Raises
-    :class:`ApiError` for answers that retrying cannot fix: a bad token (401), a bad request (4xx).
+    :class:`ApiError` for answers that retrying cannot fix: a bad token (401), a bad request (4xx),
+    after logging it in one line (``run_forever`` turns it into a one-line exit).
     """
+    if poll:
+        _run_polling(client, choose, poll_interval=poll_interval, stop=stop, on_event=on_event)
+        return
     delay = reconnect_delay
     while not _is_set(stop):
         said_bye = False
@@ -429,6 +463,8 @@ def run_bot(
                         log.info(
                             "match %s finished (%s): %s", event["match"], event["reason"], event["result"]
                         )
+                    elif kind in NOTICE_TYPES:
+                        _log_notice(event)
                     if _is_set(stop):
                         return
                     if kind == "bye":
@@ -436,6 +472,7 @@ def run_bot(
                         break
         except ApiError as exc:
             if 400 <= exc.status < 500 and exc.status not in (408, 429):
+                log.error("stopping: the server answered %s", exc)
                 raise
             problem, retry_after = f"answered {exc}", exc.retry_after or 0.0
         except TransportError as exc:
@@ -451,6 +488,116 @@ def run_bot(
         log.warning("event stream %s; reconnecting in %.1f s", problem, pause)
         _sleep(pause, stop)
         delay = min(delay * 2, max_reconnect_delay)
+
+
+#: Events about the bot's seat that it did not choose: logged, nothing to answer.
+NOTICE_TYPES = frozenset({"action_refused", "timeout", "forfeit_warning"})
+
+
+def _log_notice(event: Event) -> None:
+    kind = event.get("type")
+    if kind == "action_refused":
+        log.warning(
+            "match %s ply %s: %s refused: %s",
+            event["match"],
+            event["ply"],
+            event.get("action"),
+            event.get("reason"),
+        )
+    elif kind == "timeout":
+        log.warning(
+            "match %s ply %s: time ran out, the server played %s (%s of %s timeouts)",
+            event["match"],
+            event["ply"],
+            event.get("action"),
+            event.get("timeouts"),
+            event.get("max_timeouts"),
+        )
+    else:
+        log.warning("match %s: %s", event["match"], event.get("message"))
+
+
+def _run_polling(
+    client: TuteClient,
+    choose: Callable[[Event], str],
+    *,
+    poll_interval: float,
+    stop: threading.Event | None,
+    on_event: Callable[[Event], None] | None,
+) -> None:
+    """``run_bot`` without a stream: the turns list and the notices, every ``poll_interval`` seconds."""
+    played: set[tuple[int, int]] = set()
+    last_notice: int | None = None
+    failures = 0
+    while not _is_set(stop):
+        try:
+            answer = client.notices(last_notice)
+            for notice in answer.get("results", []):
+                if on_event is not None:
+                    on_event(notice)
+                _log_notice(notice)
+            if answer.get("last") is not None:
+                last_notice = answer["last"]
+            for turn in client.my_turns():
+                if (turn["match"], turn["ply"]) in played:
+                    continue
+                view = client.view(turn["match"])
+                if not view.get("legal") or view.get("ply") != turn["ply"]:
+                    continue
+                event = {
+                    "type": "your_turn",
+                    "match": turn["match"],
+                    "ply": turn["ply"],
+                    "deadline": turn.get("deadline"),
+                    "legal": view["legal"],
+                    "view": view["view"],
+                }
+                if on_event is not None:
+                    on_event(event)
+                played.add((turn["match"], turn["ply"]))
+                _play_turn(client, choose, event)
+                if _is_set(stop):
+                    return
+            failures = 0
+        except ApiError as exc:
+            if 400 <= exc.status < 500 and exc.status not in (408, 429):
+                log.error("stopping: the server answered %s", exc)
+                raise
+            failures += 1
+            log.warning("polling: the server answered %s; trying again", exc)
+            _sleep(exc.retry_after or 0.0, stop)
+        except TransportError as exc:
+            failures += 1
+            log.warning("polling: %s; trying again", exc)
+        if len(played) > 10_000:
+            played.clear()
+        _sleep(poll_interval if failures == 0 else min(poll_interval * 2**failures, 5.0), stop)
+
+
+def run_forever(choose: Callable[[Event], str], **run_options: Any) -> None:
+    """A bot's main: TUTE_URL and TUTE_TOKEN from the environment, ``run_bot`` until Ctrl-C, and a
+    one-line message instead of a traceback when the token is refused or the server cannot be reached."""
+    import os
+    import sys
+
+    token = os.environ.get("TUTE_TOKEN")
+    if not token:
+        raise SystemExit("Set TUTE_TOKEN to the bot's token (and TUTE_URL to the site, if not local).")
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    client = TuteClient(os.environ.get("TUTE_URL", "http://127.0.0.1:8000"), token)
+    try:
+        print(f"playing as {client.me()['handle']} on {client.api_url}", flush=True)
+        run_bot(client, choose, **run_options)
+    except KeyboardInterrupt:
+        return
+    except ApiError as exc:
+        hint = " (is TUTE_TOKEN the bot's current token?)" if exc.status == 401 else ""
+        print(f"error: the server answered {exc}{hint}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except TransportError as exc:
+        print(f"error: cannot reach {client.api_url}: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
 
 
 def _answer_challenge(

@@ -7,7 +7,13 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.utils.cache import add_never_cache_headers
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    inline_serializer,
+)
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import JSONRenderer
@@ -18,6 +24,9 @@ from rest_framework.views import APIView
 from games.callers import caller, signed_in, signed_in_user
 from games.engine.rules import PLAYERS
 from games.errors import MatchNotFinished, PeopleOnly
+from games.ladder.apis import ValidationOutput, validation_out
+from games.ladder.models import BotProfile
+from games.ladder.services import bot_seen, ladder_games_set, push_endpoint_set, validation_request
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -48,7 +57,7 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import JSONIntegerField, NDJSONRenderer, Pagination
+from tute_site.api import JSONIntegerField, NDJSONRenderer, PagedList, Pagination
 
 
 class IsPerson(IsAuthenticated):
@@ -192,7 +201,7 @@ def match_out(match: Match) -> dict[str, Any]:
 # -- matches --------------------------------------------------------------------------------------------
 
 
-class MatchListCreateApi(APIView):
+class MatchListCreateApi(PagedList, APIView):
     class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
@@ -227,7 +236,13 @@ class MatchListCreateApi(APIView):
             help_text="Per seat: a player, a house bot, or {} (empty). Exactly the table: without `players` "
             "it sets the player count; with it, the two must agree.",
         )
-        rated = serializers.BooleanField(default=True)
+        rated = serializers.BooleanField(
+            required=False,
+            allow_null=True,
+            default=None,
+            help_text="Rated unless a bot account not yet validated for the game sits at it (then unrated "
+            "by default, and true is refused with bot_not_validated).",
+        )
         human_move_seconds = serializers.IntegerField(required=False, default=120, min_value=1)
         bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
         max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
@@ -257,10 +272,8 @@ class MatchListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paginator = Pagination()
         qs: QuerySet[Match] = matches_list(**filters.validated_data)
-        page = paginator.paginate_queryset(qs, request, view=self)
-        return paginator.get_paginated_response(MatchOutput(page, many=True).data)
+        return self.page_response(request, qs, MatchOutput)
 
     @extend_schema(request=InputSerializer, responses={201: MatchOutput})
     def post(self, request: Request) -> Response:
@@ -492,9 +505,31 @@ class BotOutput(serializers.Serializer):
     is_bot = serializers.BooleanField()
     auto_accept = serializers.BooleanField()
     created_at = serializers.DateTimeField()
+    games = serializers.SerializerMethodField(help_text="The games the bot plays on the ladder.")
+    validation = serializers.SerializerMethodField(
+        help_text="Per game: status (pending, running, passed, failed), passed, required, failure_reason."
+    )
+
+    push_url = serializers.SerializerMethodField(help_text="A push bot's endpoint, else an empty string.")
+
+    def get_games(self, bot: Player) -> list[str]:
+        try:
+            return list(bot.ladder.ladder_games)
+        except BotProfile.DoesNotExist:
+            return []
+
+    def get_push_url(self, bot: Player) -> str:
+        try:
+            return bot.ladder.push_url
+        except BotProfile.DoesNotExist:
+            return ""
+
+    @extend_schema_field(serializers.DictField(child=serializers.DictField()))
+    def get_validation(self, bot: Player) -> dict[str, Any]:
+        return {v.game: validation_out(v) for v in bot.validations.all()}
 
 
-class BotListCreateApi(APIView):
+class BotListCreateApi(PagedList, APIView):
     permission_classes = [IsPerson]
 
     class InputSerializer(serializers.Serializer):
@@ -506,10 +541,13 @@ class BotListCreateApi(APIView):
 
     @extend_schema(responses=BotOutput(many=True))
     def get(self, request: Request) -> Response:
-        bots = Player.objects.filter(is_bot=True, owner=signed_in_user(request)).order_by("handle")
-        paginator = Pagination()
-        page = paginator.paginate_queryset(bots, request, view=self)
-        return paginator.get_paginated_response(BotOutput(page, many=True).data)
+        bots = (
+            Player.objects.filter(is_bot=True, owner=signed_in_user(request))
+            .select_related("ladder")
+            .prefetch_related("validations")
+            .order_by("handle")
+        )
+        return self.page_response(request, bots, BotOutput)
 
     @extend_schema(
         request=InputSerializer,
@@ -532,16 +570,63 @@ class BotSettingsApi(APIView):
             ref_name = "BotSettingsInput"
 
         auto_accept = serializers.BooleanField(required=False)
+        games = serializers.ListField(
+            child=serializers.ChoiceField(choices=Match.GameName.choices),
+            required=False,
+            max_length=3,
+            help_text="The games the bot plays on the ladder ([] leaves it); validation starts for each "
+            "one it has not passed.",
+        )
+        push_url = serializers.URLField(
+            required=False,
+            allow_blank=True,
+            max_length=200,
+            help_text="An HTTPS endpoint on a public address: the server POSTs each your_turn there, "
+            'signed, and plays the answer\'s action ("" turns push off). The answer shows push_secret once.',
+        )
 
     @extend_schema(request=InputSerializer, responses=BotOutput)
     def patch(self, request: Request, handle: str) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        bot = bot_settings_update(owner=signed_in_user(request), handle=handle, **data.validated_data)
-        return Response(BotOutput(bot).data)
+        v = data.validated_data
+        user = signed_in_user(request)
+        bot = bot_settings_update(owner=user, handle=handle, auto_accept=v.get("auto_accept"))
+        if "games" in v:
+            bot = ladder_games_set(owner=user, handle=handle, games=v["games"])
+        push_secret = None
+        if "push_url" in v:
+            push_secret = push_endpoint_set(owner=user, handle=handle, url=v["push_url"])
+            bot = Player.objects.get(pk=bot.pk)
+        out = dict(BotOutput(bot).data)
+        if push_secret is not None:
+            out["push_secret"] = push_secret  # shown this once
+            return secret(Response(out))
+        return Response(out)
 
 
-class MyTurnsApi(APIView):
+class ValidationRequestApi(APIView):
+    """The owner asks for (or, after a failure, repeats) the bot's validation for a game."""
+
+    permission_classes = [IsPerson]
+
+    class InputSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "ValidationRequestInput"
+
+        game = serializers.ChoiceField(choices=Match.GameName.choices)
+
+    @extend_schema(request=InputSerializer, responses={202: ValidationOutput})
+    def post(self, request: Request, handle: str) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        validation = validation_request(
+            owner=signed_in_user(request), handle=handle, game=data.validated_data["game"]
+        )
+        return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
+
+
+class MyTurnsApi(PagedList, APIView):
     """Polling for clients that cannot stream: the matches where it is the caller's turn now."""
 
     permission_classes = [IsAuthenticated]
@@ -553,8 +638,14 @@ class MyTurnsApi(APIView):
     )
     def get(self, request: Request) -> Response:
         player = signed_in(request)
+        bot_seen(player=player)  # a polling bot is online for the ladder
         paginator = Pagination()
         page = paginator.paginate_queryset(my_turns(player=player), request, view=self) or []
+        timeouts = dict(
+            Seat.objects.filter(match__in=[m.pk for m in page], player=player).values_list(
+                "match_id", "timeouts"
+            )
+        )
         turns = [
             {
                 "match": m.pk,
@@ -562,6 +653,9 @@ class MyTurnsApi(APIView):
                 "seat": m.turn_seat,
                 "game": m.game,
                 "deadline": m.turn_deadline,
+                "timeouts": timeouts.get(m.pk, 0),
+                "max_timeouts": m.max_timeouts,
+                "forfeit_warning": timeouts.get(m.pk, 0) == m.max_timeouts - 1,
             }
             for m in page
         ]
@@ -616,7 +710,7 @@ class TokenOutput(serializers.Serializer):
     last_used_at = serializers.DateTimeField(allow_null=True)
 
 
-class MyTokenCreateApi(APIView):
+class MyTokenCreateApi(PagedList, APIView):
     """The signed-in person's own API tokens (for apps acting for them): list them, or make one (shown
     once). With the website's session, a POST needs the CSRF header (``X-CSRFToken``) like any form."""
 
@@ -624,9 +718,7 @@ class MyTokenCreateApi(APIView):
 
     @extend_schema(responses=TokenOutput(many=True))
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(tokens_of(user=signed_in_user(request)), request, view=self)
-        return paginator.get_paginated_response(TokenOutput(page, many=True).data)
+        return self.page_response(request, tokens_of(user=signed_in_user(request)), TokenOutput)
 
     @extend_schema(
         request=None, responses={201: inline_serializer("MyToken", {"token": serializers.CharField()})}

@@ -164,3 +164,21 @@ class GameStarted(ApplicationError):
     code = "game_started"
     http_status = status.HTTP_409_CONFLICT
     message = "The game has begun: a client seed counts only before a game's first action."
+
+
+class BotNotValidated(ApplicationError):
+    code = "bot_not_validated"
+    http_status = status.HTTP_409_CONFLICT
+    message = "A bot account must pass validation for this game before it plays rated matches."
+
+
+class UnknownGame(ApplicationError):
+    code = "unknown_game"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "No such game."
+
+
+class InvalidPushUrl(ApplicationError):
+    code = "invalid_push_url"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "A push URL must be https:// on a public address."

@@ -71,6 +71,7 @@ class Match(models.Model):
         SINGLE = "single", "One game"
         BEST_OF = "best_of", "Best of N games"
         FIRST_TO = "first_to", "First to N games won"
+        DUPLICATE = "duplicate", "Duplicate: N boards, each played with the seats swapped"
 
     class Status(models.TextChoices):
         OPEN = "open", "Open"
@@ -82,8 +83,10 @@ class Match(models.Model):
     num_players = models.PositiveSmallIntegerField()
     options = models.JSONField(default=dict, blank=True, help_text="Rules flags (RULES.md), as validated.")
     rules_version = models.CharField(max_length=16)
-    format = models.CharField(max_length=8, choices=Format.choices, default=Format.SINGLE)
-    format_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
+    format = models.CharField(max_length=12, choices=Format.choices, default=Format.SINGLE)
+    format_target = models.PositiveSmallIntegerField(
+        default=1, help_text="N of best of N / first to N; the number of boards of a duplicate match."
+    )
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN, db_index=True)
     rated = models.BooleanField(default=True)
     managed = models.BooleanField(
@@ -204,6 +207,16 @@ class Game(models.Model):
         help_text="Secret until the game is over; empty for games before fair deals.",
     )
     client_seeds = models.JSONField(default=list, blank=True, help_text="By game seat, '' where none.")
+    # Duplicate matches: the board (a deal played once per rotation of the seats) and, for each game
+    # seat, the match seat that holds it. Null for other formats (game seat = match seat).
+    board = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_map = models.JSONField(null=True, blank=True)
+    luck = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="What these cards score on average (house bots playing the deal from every seat), by "
+        "side of the game; computed by a worker after the game.",
+    )
     decks = models.JSONField(help_text="The decks dealt from the seed, top card first, one per hand.")
     dealer = models.PositiveSmallIntegerField()
     first_ply = models.PositiveIntegerField(help_text="The match ply at which this game began.")
@@ -218,6 +231,14 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.number} of match {self.match_id}"
+
+    def game_seat(self, match_seat: int) -> int:
+        """The seat of this game held by ``match_seat`` (they differ only in duplicate matches)."""
+        return self.seat_map.index(match_seat) if self.seat_map else match_seat
+
+    def match_seat(self, game_seat: int) -> int:
+        """The match seat holding ``game_seat`` of this game."""
+        return int(self.seat_map[game_seat]) if self.seat_map else game_seat
 
 
 class Action(models.Model):
@@ -252,3 +273,20 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.ply} seat {self.seat}: {self.code}"
+
+
+# The ladder's models live in their own module of the app (games/ladder); imported here to register them.
+from games.ladder.models import BotIncident, BotProfile, LadderMatch, Validation  # noqa: E402
+
+__all__ = [
+    "Action",
+    "ApiToken",
+    "BotIncident",
+    "BotProfile",
+    "Game",
+    "LadderMatch",
+    "Match",
+    "Player",
+    "Seat",
+    "Validation",
+]

@@ -95,9 +95,15 @@ def match_view_for(*, context: MatchContext, player: Player | None, ply: int | N
         return out
     if state is None or at != match.ply:
         state = game_state(match=match, game=game, ply=at)
-    view = state.view(seat.index if seat else None)
+    view = state.view(game.game_seat(seat.index) if seat else None)
     to_act = state.current_player() if live or ply is not None else None
+    if to_act is not None:
+        to_act = game.match_seat(to_act)  # match seats in the envelope; the view speaks in game seats
     out["to_act"] = to_act
+    if game.board is not None:  # a duplicate match: which board, and which match seat holds each game seat
+        out["board"] = game.board
+        out["seat_map"] = game.seat_map
+        out["game_seat"] = game.game_seat(seat.index) if seat else None
     out["view"] = {**view.to_dict(), "seed_sha256": out["seed_sha256"]}
     if seat is not None and to_act == seat.index:
         out["legal"] = list(state.legal_actions())
@@ -122,7 +128,13 @@ def match_records(match: Match) -> list[dict[str, Any]]:
             record.update(fair_fields(game.server_seed, game.client_seeds))
             record["seed"] = game.seed  # the seed the game was dealt from, whatever the fields say
             record["actions"] = actions
-        records.append({"number": game.number, "record": record, "result": game.result})
+        if game.board is not None:
+            actions = record.pop("actions")
+            record["board"] = game.board
+            record["seat_map"] = game.seat_map
+            record["actions"] = actions
+        # What these cards score on average (docs/FAIRNESS.md); null until a worker has worked it out.
+        records.append({"number": game.number, "record": record, "result": game.result, "luck": game.luck})
     return records
 
 

@@ -19,10 +19,14 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from games.events import match_channel, waiter_for, waiter_on
+from games.ladder.models import BotIncident
+from games.ladder.services import bot_seen
 from games.models import Action, Match, Player, Seat
 from games.selectors import MatchContext, match_context, match_view_for
 
 KEEPALIVE_SECONDS = 15.0
+#: How often an open stream marks its bot as seen (well within TUTE_LADDER_ONLINE_SECONDS).
+SEEN_SECONDS = 5.0
 #: A connection also hears of matches that finished this shortly before it opened, so a bot whose stream
 #: dropped just as its last move ended the match still gets ``match_finished``.
 RECENT_FINISH = timedelta(minutes=5)
@@ -37,6 +41,7 @@ class StreamMemory:
     started: set[int] = field(default_factory=set)
     turns: set[tuple[int, int, datetime | None]] = field(default_factory=set)
     finished: set[int] = field(default_factory=set)
+    incidents: set[int] = field(default_factory=set)
 
 
 def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]:
@@ -50,7 +55,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
         .select_related("match")
         .order_by("match_id")
     )
-    events: list[dict[str, Any]] = []
+    events = incident_events(player, memory)  # first: they explain the turns and finishes after them
     for seat in seats:
         match = seat.match
         if match.status == Match.Status.OPEN:
@@ -107,16 +112,81 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
     return events
 
 
+def incident_events(
+    player: Player, memory: StreamMemory, *, match_id: int | None = None
+) -> list[dict[str, Any]]:
+    """What happened to the bot's seat that it did not choose: ``action_refused`` (an action of its the
+    engine refused, with the reason), ``timeout`` (a move the server played for it when its time ran
+    out) and ``forfeit_warning`` (the next timeout in that match forfeits it). Each once per connection;
+    on connecting, those of the last five minutes."""
+    if not player.is_bot:
+        return []  # incidents are kept for bot accounts only
+    qs = BotIncident.objects.filter(player=player, created_at__gte=memory.connected_at - RECENT_FINISH)
+    if memory.incidents:
+        qs = qs.exclude(pk__in=memory.incidents)
+    events: list[dict[str, Any]] = []
+    for incident in qs.select_related("match").order_by("created_at", "id"):
+        memory.incidents.add(incident.pk)
+        events.extend(incident_notices(incident))
+    return events
+
+
+def incident_notices(incident: BotIncident) -> list[dict[str, Any]]:
+    """The events (stream) and notices (polling) one incident makes."""
+    answer = incident.answer or {}
+    if incident.kind == BotIncident.Kind.ILLEGAL:
+        detail = answer.get("detail") or {}
+        return [
+            {
+                "type": "action_refused",
+                "match": incident.match_id,
+                "ply": incident.ply,
+                "action": (incident.sent or {}).get("action"),
+                "code": answer.get("code"),
+                "reason": detail.get("reason"),
+                "legal": detail.get("legal"),
+                "time": api_time(incident.created_at),
+            }
+        ]
+    timeouts, limit = answer.get("timeouts", 0), answer.get("max_timeouts", 0)
+    notices = [
+        {
+            "type": "timeout",
+            "match": incident.match_id,
+            "ply": incident.ply,
+            "action": answer.get("played"),
+            "timeouts": timeouts,
+            "max_timeouts": limit,
+            "time": api_time(incident.created_at),
+        }
+    ]
+    if limit and timeouts == limit - 1:
+        notices.append(
+            {
+                "type": "forfeit_warning",
+                "match": incident.match_id,
+                "timeouts": timeouts,
+                "max_timeouts": limit,
+                "message": f"One more timeout in match {incident.match_id} forfeits it.",
+            }
+        )
+    return notices
+
+
 def event_lines(
     player: Player, *, max_seconds: float | None = None, keepalive: float = KEEPALIVE_SECONDS
 ) -> Iterator[bytes]:
     """NDJSON lines for one connection: events as they happen, a keep-alive line when quiet."""
     memory = StreamMemory(connected_at=timezone.now())
     started = time.monotonic()
+    seen_at = -SEEN_SECONDS
     with waiter_for(player.pk) as waiter:
         yield _line({"type": "hello", "player": player.handle, "keepalive": keepalive})
         quiet_since = time.monotonic()
         while True:
+            if time.monotonic() - seen_at >= SEEN_SECONDS:
+                bot_seen(player=player)  # an open stream keeps the bot online for the ladder
+                seen_at = time.monotonic()
             for event in pending_events(player, memory):
                 yield _line(event)
                 quiet_since = time.monotonic()

@@ -16,7 +16,10 @@ from games.models import Player
 from ratings.errors import PlayerNotFound, UnknownPool
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
-from tute_site.api import Pagination
+from tute_site.api import PagedList
+
+#: Ten years: past that a date before the calendar's first year would be asked for (a 500 once).
+MAX_ACTIVE_DAYS = 3650
 
 
 class CompetitorOutput(serializers.Serializer):
@@ -49,15 +52,17 @@ class CompetitorOutput(serializers.Serializer):
         return is_provisional(r)
 
 
-class LeaderboardApi(APIView):
+class LeaderboardApi(PagedList, APIView):
     permission_classes = [AllowAny]
 
     class FilterSerializer(serializers.Serializer):
         class Meta:
             ref_name = "LeaderboardFilter"
 
-        min_matches = serializers.IntegerField(required=False, default=0, min_value=0)
-        active_days = serializers.IntegerField(required=False, min_value=1)
+        min_matches = serializers.IntegerField(required=False, default=0, min_value=0, max_value=1_000_000)
+        active_days = serializers.IntegerField(
+            required=False, min_value=1, max_value=MAX_ACTIVE_DAYS, help_text="Played within this many days."
+        )
         bots = serializers.ChoiceField(choices=["include", "exclude", "only"], default="include")
 
     @extend_schema(parameters=[FilterSerializer], responses=CompetitorOutput(many=True))
@@ -66,11 +71,7 @@ class LeaderboardApi(APIView):
             raise UnknownPool(f"Unknown rating pool {pool!r}: one of {', '.join(Pool.values)}.")
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(
-            leaderboard(pool=pool, **filters.validated_data), request, view=self
-        )
-        return paginator.get_paginated_response(CompetitorOutput(page, many=True).data)
+        return self.page_response(request, leaderboard(pool=pool, **filters.validated_data), CompetitorOutput)
 
 
 class PlayerRatingsApi(APIView):

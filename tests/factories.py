@@ -14,6 +14,7 @@ import factory
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
+from games.ladder.models import GAMES, Validation
 from games.models import ApiToken, Game, Match, Player
 from games.services import SeatSpec, match_create, token_create
 from games.tokens import token_digest
@@ -43,9 +44,21 @@ class PlayerFactory(factory.django.DjangoModelFactory[Player]):
 class BotPlayerFactory(PlayerFactory):
     """A bot account: a Player marked as a bot, owned by a person."""
 
+    class Meta:
+        skip_postgeneration_save = True
+
     handle = factory.Sequence(lambda n: f"bot-{n}")
     is_bot = True
     owner = factory.SubFactory(UserFactory)
+
+    @factory.post_generation
+    def validated(obj: Player, create: bool, extracted: bool | None, **kwargs: Any) -> None:
+        """A bot that passed validation for every game (``validated=False``: a new bot)."""
+        if create and extracted is not False:
+            for game in GAMES:
+                Validation.objects.create(
+                    player=obj, game=game, status=Validation.Status.PASSED, required=0, passed=0
+                )
 
 
 class MatchFactory(factory.Factory[Match]):

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-APPS = ("games", "ratings", "tournaments", "web", "tute_site")
+APPS = ("games", "ratings", "tournaments", "matchmaking", "web", "tute_site")
 
 
 def sources(folder: str) -> list[Path]:

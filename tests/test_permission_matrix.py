@@ -196,6 +196,10 @@ ENDPOINTS: dict[str, Endpoint] = {
     "action submit": ep("post", m("house_match", "actions/"), first_legal),
     "bot create": ep("post", lambda w: "/api/v1/bots/", lambda w: {"handle": "new-bot"}, allowed=PEOPLE),
     "bot settings": ep("patch", lambda w: "/api/v1/bots/owners-bot/", lambda w: {"auto_accept": True}),
+    "bot ladder games": ep("patch", lambda w: "/api/v1/bots/owners-bot/", lambda w: {"games": ["tute2"]}),
+    "bot validation": ep(
+        "post", lambda w: "/api/v1/bots/owners-bot/validation/", lambda w: {"game": "pocha"}
+    ),
     "bot token rotate": ep("post", lambda w: "/api/v1/bots/owners-bot/token/"),
     "token create": ep("post", lambda w: "/api/v1/me/tokens/", allowed=PEOPLE),
     "token revoke": ep("delete", lambda w: f"/api/v1/me/tokens/{w.ids['owner_token']}/"),

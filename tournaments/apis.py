@@ -55,7 +55,7 @@ from tournaments.services import (
     tournament_update,
     withdraw,
 )
-from tute_site.api import Pagination
+from tute_site.api import PagedList
 
 
 def club_found(slug: str) -> Club:
@@ -251,7 +251,7 @@ class PointInput(serializers.Field):
 # -- clubs ----------------------------------------------------------------------------------------------------
 
 
-class ClubListCreateApi(APIView):
+class ClubListCreateApi(PagedList, APIView):
     class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClubCreateInput"
@@ -264,9 +264,7 @@ class ClubListCreateApi(APIView):
 
     @extend_schema(responses=ClubOutput(many=True))
     def get(self, request: Request) -> Response:
-        paginator = Pagination()
-        page = paginator.paginate_queryset(clubs_list(), request, view=self)
-        return paginator.get_paginated_response(ClubOutput(page, many=True).data)
+        return self.page_response(request, clubs_list(), ClubOutput)
 
     @extend_schema(request=InputSerializer, responses={201: ClubOutput})
     def post(self, request: Request) -> Response:
@@ -284,7 +282,7 @@ class ClubDetailApi(APIView):
         return Response(ClubOutput(club_found(slug)).data)
 
 
-class ClubMembersApi(APIView):
+class ClubMembersApi(PagedList, APIView):
     class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClubMemberInput"
@@ -297,7 +295,7 @@ class ClubMembersApi(APIView):
 
     @extend_schema(responses=MembershipOutput(many=True))
     def get(self, request: Request, slug: str) -> Response:
-        return Response(MembershipOutput(club_members(club=club_found(slug)), many=True).data)
+        return self.page_response(request, club_members(club=club_found(slug)), MembershipOutput)
 
     @extend_schema(request=InputSerializer, responses={201: MembershipOutput})
     def post(self, request: Request, slug: str) -> Response:
@@ -358,7 +356,7 @@ def settings_of(v: dict[str, Any]) -> Settings:
     return Settings(**fields)
 
 
-class TournamentListCreateApi(APIView):
+class TournamentListCreateApi(PagedList, APIView):
     class FilterSerializer(serializers.Serializer):
         club = serializers.SlugField(required=False)
         status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
@@ -372,9 +370,7 @@ class TournamentListCreateApi(APIView):
     def get(self, request: Request) -> Response:
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        paginator = Pagination()
-        page = paginator.paginate_queryset(tournaments_list(**filters.validated_data), request, view=self)
-        return paginator.get_paginated_response(TournamentOutput(page, many=True).data)
+        return self.page_response(request, tournaments_list(**filters.validated_data), TournamentOutput)
 
     @extend_schema(request=TournamentInput, responses={201: TournamentOutput})
     def post(self, request: Request) -> Response:
@@ -407,12 +403,12 @@ class TournamentDetailApi(APIView):
         return Response(TournamentOutput(found(tournament_id)).data)
 
 
-class EntrantListApi(APIView):
+class EntrantListApi(PagedList, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=EntrantOutput(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(EntrantOutput(entrants_of(tournament=found(tournament_id)), many=True).data)
+        return self.page_response(request, entrants_of(tournament=found(tournament_id)), EntrantOutput)
 
 
 def entrant_out(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
@@ -598,15 +594,15 @@ class CancelApi(APIView):
         return Response(TournamentOutput(found(tournament_id)).data)
 
 
-class RoundListApi(APIView):
+class RoundListApi(PagedList, APIView):
     permission_classes = [AllowAny]
 
     @extend_schema(responses=RoundOutput(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(RoundOutput(rounds_with_matches(tournament=found(tournament_id)), many=True).data)
+        return self.page_response(request, rounds_with_matches(tournament=found(tournament_id)), RoundOutput)
 
 
-class MatchListApi(APIView):
+class MatchListApi(PagedList, APIView):
     permission_classes = [AllowAny]
 
     class FilterSerializer(serializers.Serializer):
@@ -617,7 +613,7 @@ class MatchListApi(APIView):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         rows = matches_of(tournament=found(tournament_id), round=filters.validated_data.get("round"))
-        return Response(MatchRowOutput(rows, many=True).data)
+        return self.page_response(request, rows, MatchRowOutput)
 
 
 class MatchDetailApi(APIView):
@@ -674,7 +670,7 @@ class BracketApi(APIView):
         return Response(BracketOutput(view).data)
 
 
-class CorrectionListCreateApi(APIView):
+class CorrectionListCreateApi(PagedList, APIView):
     class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentCorrectionInput"
@@ -711,7 +707,7 @@ class CorrectionListCreateApi(APIView):
 
     @extend_schema(responses=CorrectionOutput(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
-        return Response(CorrectionOutput(corrections_of(tournament=found(tournament_id)), many=True).data)
+        return self.page_response(request, corrections_of(tournament=found(tournament_id)), CorrectionOutput)
 
     @extend_schema(request=InputSerializer, responses={201: MatchRowOutput})
     def post(self, request: Request, tournament_id: int) -> Response:

@@ -80,7 +80,7 @@ class Tournament(models.Model):
     options = models.JSONField(
         default=dict, blank=True, help_text="Rules flags (docs/RULES.md), as validated."
     )
-    match_format = models.CharField(max_length=8, choices=Match.Format.choices, default=Match.Format.SINGLE)
+    match_format = models.CharField(max_length=12, choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
     format = models.CharField(max_length=12, choices=Format.choices)
     third_place = models.BooleanField(default=False, help_text="Single elimination: a third-place match.")

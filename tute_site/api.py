@@ -4,7 +4,6 @@ integers, pagination, the throttle and the client's address."""
 from __future__ import annotations
 
 import io
-import ipaddress
 import json
 import math
 from functools import lru_cache
@@ -14,6 +13,8 @@ from django.conf import settings
 from django.http import HttpRequest
 from rest_framework import exceptions, parsers, renderers, serializers, status
 from rest_framework.pagination import PageNumberPagination
+from rest_framework.request import Request
+from rest_framework.response import Response
 from rest_framework.throttling import SimpleRateThrottle
 from rest_framework.utils.encoders import JSONEncoder
 
@@ -22,7 +23,6 @@ from tute_site.caching import cache_count
 if TYPE_CHECKING:  # rest_framework.views imports the settings that name this module: no cycle at runtime
     from collections.abc import Mapping
 
-    from rest_framework.request import Request
     from rest_framework.views import APIView
 
 
@@ -88,33 +88,29 @@ class Pagination(PageNumberPagination):
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address: ``REMOTE_ADDR``, unless that is one of ``TUTE_TRUSTED_PROXIES``; then the
-    nearest address in ``X-Forwarded-For`` that is not a trusted proxy (each proxy appends the address
-    it got the request from, so only the entries our own proxies added can be believed)."""
-    remote: str = request.META.get("REMOTE_ADDR") or ""
-    proxies = _trusted_proxies(tuple(settings.TUTE_TRUSTED_PROXIES))
-    if not proxies or not _is_in(remote, proxies):
+    """The client's address, as DRF's throttles read it: the connection's own, or with
+    ``TUTE_PROXY_COUNT`` proxies in front, the address the outermost of them saw (X-Forwarded-For's
+    entry that many from the end; the entries before it are the client's to write)."""
+    remote = str(request.META.get("REMOTE_ADDR") or "")
+    proxies = settings.TUTE_PROXY_COUNT
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR")
+    if not proxies or not forwarded:
         return remote
-    forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if a.strip()]
-    for address in reversed(forwarded):
-        if not _is_in(address, proxies):
-            return address
-    return forwarded[0] if forwarded else remote
+    hops = [hop.strip() for hop in str(forwarded).split(",") if hop.strip()]
+    return hops[-min(proxies, len(hops))] if hops else remote
 
 
-@lru_cache(maxsize=8)
-def _trusted_proxies(
-    values: tuple[str, ...],
-) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    return tuple(ipaddress.ip_network(v, strict=False) for v in values)
+class PagedList:
+    """Mixed into an APIView whose GET answers one page of a list (``count``, ``next``, ``previous``,
+    ``results``): ``pagination_class`` also tells drf-spectacular to document the page and its
+    ``page``/``page_size`` parameters, not a plain array."""
 
+    pagination_class = Pagination
 
-def _is_in(address: str, networks: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]) -> bool:
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    return any(ip in network for network in networks)
+    def page_response(self, request: Request, items: Any, output: Any) -> Response:
+        paginator = self.pagination_class()
+        page = paginator.paginate_queryset(items, request, view=self)  # type: ignore[arg-type]
+        return paginator.get_paginated_response(output(page, many=True).data)
 
 
 class AccountAndAddressThrottle(SimpleRateThrottle):

@@ -8,8 +8,8 @@ and the HTTPS hardening below is on.
 
 from __future__ import annotations
 
-import ipaddress
 import os
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -83,9 +83,13 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "drf_spectacular_sidecar",  # Swagger UI and Redoc served from our own static files, no CDN
+    "axes",
+    "csp",
     "games",
     "tournaments",
     "ratings",
+    "matchmaking",
     "web",
 ]
 
@@ -100,7 +104,45 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out sign-in into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# --- sign-in throttling (django-axes) and the Content-Security-Policy (django-csp) ------------------------
+
+# Failed sign-ins (the website's /login/ and /admin/login/) are counted per account and per client address,
+# in the database (shared by every process); past the limit that account, or that address, is refused
+# with 429 for the cool-off time, before any password is hashed. A success resets the account's count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("TUTE_LOGIN_FAILURE_LIMIT", 10)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("TUTE_LOGIN_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+# Behind a reverse proxy: how many proxies append to X-Forwarded-For (0: the connection's own address).
+TUTE_PROXY_COUNT = env_int("TUTE_PROXY_COUNT", 0)
+AXES_CLIENT_IP_CALLABLE = "tute_site.api.client_address"
+
+# Everything the site loads comes from itself: no inline script or style, no CDN, no framing. The API
+# docs pages relax style-src only (tute_site/urls.py): Swagger UI's and Redoc's own inline styles.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "tute_site.urls"
 WSGI_APPLICATION = "tute_site.wsgi.application"
@@ -163,6 +205,19 @@ AUTH_PASSWORD_VALIDATORS = [
 
 # --- i18n -----------------------------------------------------------------------------------------------
 
+# E-mail (password resets): SMTP when EMAIL_HOST is set, else the console (make run prints the mail).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tute Arena <noreply@localhost>")
+
 LANGUAGE_CODE = "en-us"
 # The website speaks English and Spanish (LocaleMiddleware picks one; the switcher sets it).
 LANGUAGES = [("en", "English"), ("es", "Español")]
@@ -216,24 +271,14 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "tute_site.exceptions.exception_handler",
     # Per token (authenticated user) and per client address; 429 with Retry-After past the limit.
     "DEFAULT_THROTTLE_CLASSES": ["tute_site.api.AccountAndAddressThrottle"],
+    # The client's address: the connection's, or the one TUTE_PROXY_COUNT proxies put in X-Forwarded-For
+    # (never a header the client could have written itself).
+    "NUM_PROXIES": TUTE_PROXY_COUNT,
     "DEFAULT_THROTTLE_RATES": {
         "user": os.environ.get("TUTE_THROTTLE_USER", "1200/min"),
         "address": os.environ.get("TUTE_THROTTLE_ADDRESS", "3000/min"),
     },
 }
-
-# The addresses (or networks, CIDR) of the reverse proxies in front of the service. Only a request that
-# comes from one of them has its client's address read from X-Forwarded-For (for the per-address
-# limit); from anyone else that header is ignored, so it cannot be forged to dodge the limit. Empty by
-# default: the address is the connection's own.
-TUTE_TRUSTED_PROXIES = env_list("TUTE_TRUSTED_PROXIES", [])
-for _proxy in TUTE_TRUSTED_PROXIES:
-    try:
-        ipaddress.ip_network(_proxy, strict=False)
-    except ValueError:
-        raise ImproperlyConfigured(
-            f"TUTE_TRUSTED_PROXIES: {_proxy!r} is not an IP address or network (e.g. 10.0.0.5, 10.0.0.0/8)."
-        ) from None
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tute Arena API",
@@ -241,6 +286,10 @@ SPECTACULAR_SETTINGS = {
     '{"code", "message", "detail"}.',
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc from this site's static files (drf-spectacular-sidecar), never from a CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Choice sets shared by several fields get one name each (tournaments reuse the games' ones).
     "ENUM_NAME_OVERRIDES": {
@@ -324,6 +373,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": TUTE_TOURNAMENT_SWEEP_SECONDS,
         "options": {"expires": TUTE_TOURNAMENT_SWEEP_SECONDS * 2},
     },
+    # The bot ladder's matchmaker: starts validation matches and pairs the online ladder bots.
+    "ladder-matchmaker": {
+        "task": "matchmaking.tick",
+        "schedule": float(os.environ.get("TUTE_LADDER_TICK_SECONDS", "10")),
+        "options": {"expires": float(os.environ.get("TUTE_LADDER_TICK_SECONDS", "10")) * 2},
+    },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(DATA_DIR / "var" / "celerybeat-schedule")
 
@@ -341,6 +396,23 @@ RATINGS_K_MASTER = float(os.environ.get("TUTE_RATINGS_K_MASTER", "10"))  # from 
 RATINGS_NEW_MATCHES = env_int("TUTE_RATINGS_NEW_MATCHES", 30)
 RATINGS_MASTER_RATING = float(os.environ.get("TUTE_RATINGS_MASTER_RATING", "2400"))
 RATINGS_PROVISIONAL_MATCHES = env_int("TUTE_RATINGS_PROVISIONAL_MATCHES", 10)
+
+# --- the bot ladder (docs/BOTS.md, "The ladder") --------------------------------------------------------
+
+# Clean validation matches in a row a bot needs per game before rated matches and the ladder (0: none).
+TUTE_LADDER_VALIDATION_MATCHES = env_int("TUTE_LADDER_VALIDATION_MATCHES", 3)
+# A bot is online while its stream is open or it polled within this many seconds.
+TUTE_LADDER_ONLINE_SECONDS = env_int("TUTE_LADDER_ONLINE_SECONDS", 30)
+TUTE_LADDER_MAX_CONCURRENT = env_int("TUTE_LADDER_MAX_CONCURRENT", 2)  # ladder matches at once, per bot
+TUTE_LADDER_MAX_PER_DAY = env_int("TUTE_LADDER_MAX_PER_DAY", 500)  # ladder matches in 24 hours, per bot
+TUTE_LADDER_OWNER_MAX_CONCURRENT = env_int("TUTE_LADDER_OWNER_MAX_CONCURRENT", 6)  # all of an owner's bots
+TUTE_LADDER_OWNER_MAX_PER_DAY = env_int("TUTE_LADDER_OWNER_MAX_PER_DAY", 2000)
+TUTE_LADDER_MOVE_SECONDS = env_int("TUTE_LADDER_MOVE_SECONDS", 15)  # a bot's time per move on the ladder
+# Push bots: seconds an endpoint has to answer (at most the move's time less one); TUTE_PUSH_ALLOW_LOCAL
+# also allows plain http to loopback addresses, for tests only: never set it in production.
+TUTE_PUSH_TIMEOUT_SECONDS = env_int("TUTE_PUSH_TIMEOUT_SECONDS", 5)
+TUTE_PUSH_ALLOW_LOCAL = env_bool("TUTE_PUSH_ALLOW_LOCAL", False)
+TUTE_LADDER_TUTE4_PARTNER = os.environ.get("TUTE_LADDER_TUTE4_PARTNER", "rule")  # a bot's house partner
 
 # --- security (on when DEBUG is off; each overridable) --------------------------------------------------
 

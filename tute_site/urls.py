@@ -1,11 +1,17 @@
 """Top-level URLs: the admin, the health check, each app's API under /api/v1/, and the website at /."""
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 
 from tute_site.health import health
 from tute_site.schema import SchemaApi
+
+# The API's documentation pages load Swagger UI and Redoc from our static files (drf-spectacular-sidecar);
+# Swagger UI's set-up script is a file of its own (the split view). Both pages carry a small inline
+# <style>, and Redoc styles itself with <style> elements and runs its search in a blob: worker.
+docs_page = csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -13,9 +19,10 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("tournaments.urls")),
+    path("api/v1/", include("matchmaking.urls")),
     path("api/v1/schema/", SchemaApi.as_view(), name="schema"),
-    path("api/v1/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
-    path("api/v1/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/v1/docs/", docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
+    path("api/v1/redoc/", docs_page(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("web.urls")),
 ]

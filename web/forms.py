@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.forms import UserCreationForm, UsernameField
+from django.contrib.auth.models import User
 from django.core.validators import RegexValidator
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
@@ -24,13 +25,30 @@ GAME_CHOICES = [
 
 
 class SignupForm(UserCreationForm):
-    """Django's sign-up form: a username and a password typed twice, checked by the validators."""
+    """Django's sign-up form: a username, an e-mail address (to reset a forgotten password) and a
+    password typed twice, checked by the validators."""
+
+    email = forms.EmailField(
+        label=_("E-mail"),
+        help_text=_("Only to send you a link if you forget your password."),
+    )
+
+    class Meta:
+        model = User
+        fields = ("username", "email")
+        field_classes = {"username": UsernameField}
 
 
 #: House-bot levels as people read them, the strongest (and the default) first.
 LEVEL_CHOICES = [
     (level, lazy(bot_level_choice, str)(level)) for level in sorted(BOT_LEVELS, key=lambda v: v != "rule")
 ]
+
+
+class BotChallengeForm(forms.Form):
+    """The game an owner challenges their own bot to."""
+
+    game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
 
 
 class PlayForm(forms.Form):

@@ -31,7 +31,7 @@ POSITIONS: dict[int, tuple[str, ...]] = {
 
 def bot_level_name(level: str) -> str:
     """A house bot's level as people read it: "Rule bot", "Random bot"."""
-    names = {"rule": _("Rule bot"), "random": _("Random bot")}
+    names = {"rule": _("Rule bot"), "random": _("Random bot"), "search": _("Search bot")}
     return names.get(level, _("%(level)s bot") % {"level": level.capitalize()})
 
 
@@ -40,6 +40,7 @@ def bot_level_choice(level: str) -> str:
     names = {
         "rule": _("Rule bot: plays by the book (recommended)"),
         "random": _("Random bot: any legal card (for beginners)"),
+        "search": _("Search bot: thinks ahead over the deals it may face (strongest)"),
     }
     return names.get(level, bot_level_name(level))
 

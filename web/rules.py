@@ -1,4 +1,6 @@
-"""The rules page's text: docs/RULES.md rendered to HTML once per process (the file ships with the code)."""
+"""The project's own documents rendered for the site: docs/RULES.md (the rules page) and the documents a
+bot author needs (docs/BOTS.md, docs/API.md), each rendered once per process (the files ship with the
+code)."""
 
 from __future__ import annotations
 
@@ -9,12 +11,34 @@ import markdown
 from django.conf import settings
 from django.utils.safestring import SafeString, mark_safe
 
-RULES_FILE = Path(settings.BASE_DIR) / "docs" / "RULES.md"
+DOCS = Path(settings.BASE_DIR) / "docs"
+RULES_FILE = DOCS / "RULES.md"
+#: The documents /docs/<name>/ serves, by name: only these files, never a path from the request.
+SITE_DOCS = {"bots": "BOTS.md", "api": "API.md", "rules": "RULES.md"}
+EXAMPLE_BOT = Path(settings.BASE_DIR) / "client" / "examples" / "random_bot.py"
 
 
 @cache
-def rules_html() -> SafeString:
-    """docs/RULES.md as HTML. The file is the project's own (no user input), so its HTML is trusted."""
-    text = RULES_FILE.read_text(encoding="utf-8")
-    html = markdown.markdown(text, extensions=["tables", "toc", "sane_lists"], output_format="html")
+def _render(path: Path) -> SafeString:
+    """A document of the project's own (no user input) as HTML, so its HTML is trusted."""
+    text = path.read_text(encoding="utf-8")
+    html = markdown.markdown(
+        text, extensions=["tables", "toc", "sane_lists", "fenced_code"], output_format="html"
+    )
     return mark_safe(html)
+
+
+def rules_html() -> SafeString:
+    return _render(RULES_FILE)
+
+
+def doc_html(name: str) -> SafeString | None:
+    """docs/<SITE_DOCS[name]> as HTML, or None for a name not served."""
+    file = SITE_DOCS.get(name)
+    return None if file is None else _render(DOCS / file)
+
+
+@cache
+def example_bot() -> str:
+    """The example bot's source, shown on the bots page."""
+    return EXAMPLE_BOT.read_text(encoding="utf-8")

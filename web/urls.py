@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, reverse_lazy
 
-from web import live, views
+from web import ladder_views, live, views
 from web import tournament_views as tv
 
 app_name = "web"
@@ -18,6 +18,12 @@ urlpatterns = [
     path("play/", views.play, name="play"),
     path("bots/", views.bots, name="bots"),
     path("bots/<slug:handle>/token/", views.bot_rotate, name="bot-rotate"),
+    path("bots/<slug:handle>/status/", ladder_views.bot_status_page, name="bot-status"),
+    path("ladder/", ladder_views.ladder, name="ladder"),
+    path("ladder/<str:game>/", ladder_views.ladder, name="ladder-game"),
+    path("bots/<slug:handle>/challenge/", views.bot_challenge, name="bot-challenge"),
+    path("bots/<slug:handle>/auto-accept/", views.bot_auto_accept, name="bot-auto-accept"),
+    path("docs/<slug:name>/", views.doc_page, name="doc"),
     path("tokens/", views.tokens, name="tokens"),
     path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token-revoke"),
     path("rules/", views.rules, name="rules"),
@@ -48,4 +54,34 @@ urlpatterns = [
     path("signup/", views.signup, name="signup"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "password-reset/",
+        auth_views.PasswordResetView.as_view(
+            template_name="web/accounts/password_reset_form.html",
+            email_template_name="web/accounts/password_reset_email.txt",
+            subject_template_name="web/accounts/password_reset_subject.txt",
+            success_url=reverse_lazy("web:password-reset-done"),
+        ),
+        name="password-reset",
+    ),
+    path(
+        "password-reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="web/accounts/password_reset_done.html"),
+        name="password-reset-done",
+    ),
+    path(
+        "password-reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="web/accounts/password_reset_confirm.html",
+            success_url=reverse_lazy("web:password-reset-complete"),
+        ),
+        name="password-reset-confirm",
+    ),
+    path(
+        "password-reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="web/accounts/password_reset_complete.html"
+        ),
+        name="password-reset-complete",
+    ),
 ]

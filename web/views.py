@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
+from django.db import IntegrityError, transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -24,6 +25,7 @@ from games.selectors import context_of, match_view_for, tokens_of
 from games.services import (
     SeatSpec,
     bot_create,
+    bot_settings_update,
     bot_token_rotate,
     match_create,
     player_for_user,
@@ -35,10 +37,11 @@ from tute_site.exceptions import ApplicationError
 from web import live, selectors
 from web.charts import rating_chart
 from web.errors import error_text
-from web.forms import BotCreateForm, PlayForm, SignupForm
+from web.fairness import luck_rows, verify_panel, verify_strings
+from web.forms import BotChallengeForm, BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
-from web.rules import rules_html
+from web.rules import doc_html, example_bot, rules_html
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -147,6 +150,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
+            "verify_games": verify_panel(match),
+            "luck": luck_rows(match, my_seat),
+            "verify_strings": verify_strings(),
         },
     )
 
@@ -186,8 +192,14 @@ def play(request: HttpRequest) -> HttpResponse:
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
-        player_for_user(user=user)
+        try:
+            with transaction.atomic():
+                user = form.save()
+                player_for_user(user=user)
+        except IntegrityError:
+            # The same username signed up a moment ago, between the form's check and the insert.
+            form.add_error("username", _("A user with that username already exists."))
+            return render(request, "registration/signup.html", {"form": form})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
         return redirect("web:home")
@@ -217,8 +229,16 @@ def bots(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "web/bots.html",
-        {"form": form, "bots": selectors.bots_of(user=user), "token": token, "token_for": created},
+        {**_bots_page(user), "form": form, "token": token, "token_for": created},
     )
+
+
+def _bots_page(user: Any) -> dict[str, Any]:
+    return {
+        "bots": selectors.bots_of(user=user),
+        "challenge_form": BotChallengeForm(),
+        "example_bot": example_bot(),
+    }
 
 
 @never_cache
@@ -235,7 +255,7 @@ def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
     return render(
         request,
         "web/bots.html",
-        {"form": BotCreateForm(), "bots": selectors.bots_of(user=user), "token": token, "token_for": bot},
+        {**_bots_page(user), "form": BotCreateForm(), "token": token, "token_for": bot},
     )
 
 
@@ -259,6 +279,53 @@ def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
     else:
         messages.success(request, _("The token was revoked: it no longer works."))
     return redirect("web:tokens")
+
+
+def doc_page(request: HttpRequest, name: str) -> HttpResponse:
+    """One of the project's documents a bot author needs (docs/BOTS.md, docs/API.md), rendered."""
+    html = doc_html(name)
+    if html is None:
+        raise Http404
+    return render(request, "web/doc.html", {"doc_html": html, "name": name})
+
+
+@login_required
+@require_POST
+def bot_challenge(request: HttpRequest, handle: str) -> HttpResponse:
+    """The owner challenges their bot (as anyone may, through the API): a match of the chosen game, the
+    rule bot in any other seat. The bot accepts it, or does at once with auto-accept."""
+    me = player_for_user(user=request_user(request))
+    form = BotChallengeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose a game."))
+        return redirect("web:bots")
+    game = form.cleaned_data["game"]
+    total = {"tute2": 2, "tute4": 4, "pocha": 3}[game]
+    try:
+        match = match_create(
+            created_by=me,
+            game=game,
+            players=total if game == "pocha" else None,
+            seats=[SeatSpec(player=me.handle), SeatSpec(player=handle)]
+            + [SeatSpec(bot="rule")] * (total - 2),
+        )
+    except (ApplicationError, RulesError) as exc:
+        messages.error(request, error_text(exc))
+        return redirect("web:bots")
+    return redirect("web:match", match_id=match.pk)
+
+
+@login_required
+@require_POST
+def bot_auto_accept(request: HttpRequest, handle: str) -> HttpResponse:
+    """Switch the bot's auto-accept: whether it takes every challenge at once."""
+    try:
+        bot_settings_update(
+            owner=request_user(request), handle=handle, auto_accept=request.POST.get("auto_accept") == "1"
+        )
+    except ApplicationError as exc:
+        messages.error(request, error_text(exc))
+    return redirect("web:bots")
 
 
 def rules(request: HttpRequest) -> HttpResponse:

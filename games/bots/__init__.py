@@ -16,6 +16,7 @@ from games.engine import SeatView
 
 from .random import choose as random_choose
 from .rule import choose as rule_choose
+from .search import Budget, SearchBot
 
 
 class Bot(Protocol):
@@ -40,10 +41,11 @@ class UnknownBot(KeyError, ValueError):
 BOTS: Final[dict[str, Bot]] = {
     "random": random_choose,
     "rule": rule_choose,
+    "search": SearchBot(Budget()),
 }
 
 #: Built-in bot names, weakest first.
-BOT_LEVELS: Final[tuple[str, ...]] = ("random", "rule")
+BOT_LEVELS: Final[tuple[str, ...]] = ("random", "rule", "search")
 
 
 def get_bot(name: str) -> Bot:

@@ -12,14 +12,16 @@ can, as the duties make it), and picks:
   cheapest card when it cannot win, keeps trumps for tricks that count, leaves a partner's sure
   winner alone and loads points onto it. It always swaps and always sings, the 40 first.
 - The last tricks are searched instead: in Tute 2 once the stock is drawn both hands are known and the
-  rest of the hand is solved exactly; in Tute 4's last four tricks the unseen cards are dealt a few
-  times at random (consistent with what the seat knows) and each deal is solved exactly.
+  rest of the hand is solved exactly; in Tute 4's last four tricks deals of the unseen cards consistent
+  with the view are sampled (``games.engine.sampling``) and each is solved exactly (the search bot's
+  solver, on the engine's table).
 - Pocha: it bids the tricks its hand is expected to take, then plays to make the bid exactly,
   winning while short of it and ducking (shedding its strongest cards) once it has enough.
 
-The look-aheads assume the product's default flags (full duties; Tute 4's 10 for the last trick): a
-view does not carry the options. The ``rng`` it is handed only draws Tute 4's endgame deals, so the
-bot is deterministic for a seeded ``rng``; ties between cards go by a fixed card order.
+It reads the game's flags from the view and asks the engine what the public play proves (which cards a
+seat cannot hold, by the duties it obeyed): no rule of the game is copied here. The ``rng`` it is handed
+only draws the endgame's deals, so the bot is deterministic for a seeded ``rng``; ties between cards go
+by a fixed card order.
 """
 
 from __future__ import annotations
@@ -29,10 +31,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from games.engine import SeatView
+from games.engine import Rules, SeatView
 from games.engine.cards import (
     CODE_OF,
-    EIGHTS_NINES_MASK,
     INDEX_OF_CODE,
     PAIR_MASK,
     POINTS,
@@ -47,6 +48,10 @@ from games.engine.cards import (
     deck_cards,
     mask_of,
 )
+from games.engine.sampling import DealSampler, rules_of
+from games.engine.table import beats
+
+from .search import Solver
 
 TWO_OF_OROS: Final = card_index(2, 0)
 
@@ -74,10 +79,8 @@ TUTE2_ENDGAME_CARDS: Final = 8
 #: Tute 4's last tricks: solved exactly on deals of the unseen cards sampled from what the seat knows.
 TUTE4_ENDGAME_CARDS: Final = 4
 TUTE4_ENDGAME_DEALS: Final = 8
-#: Sampled deals respect the voids the seats showed, if a few tries find such a deal.
-SAMPLE_TRIES: Final = 6
-#: A won game is worth this many points of margin in the endgame's choice.
-WIN_WEIGHT: Final = 50
+#: The exact solve's size limit (positions searched) before the heuristics take over.
+ENDGAME_NODES: Final = 60000
 
 #: Pocha bids: the share of a side card's trick chance counted when the bot does not lead trick 1,
 #: by hand size (with one or two cards a side card rarely sees its suit led).
@@ -112,6 +115,8 @@ def choose(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> str:
 class Knowledge:
     """What one seat can tell about where the cards are, read from its view."""
 
+    rules: Rules
+    sampler: DealSampler
     view: SeatView
     seat: int
     n: int
@@ -140,7 +145,7 @@ class Knowledge:
         q = self.share[seat]
         return 1.0 if q >= 1.0 else 1.0 - (1.0 - q) ** m
 
-    def p_beats(self, seat: int, win: int, lead: int) -> float:
+    def pbeats(self, seat: int, win: int, lead: int) -> float:
         """The chance that ``seat``, still to play, beats the winning card ``win`` of a trick led in ``lead``."""
         trump = self.trump
         stronger = STRONGER[win]
@@ -158,7 +163,7 @@ class Knowledge:
         p = 1.0
         for seat in seats:
             if self.side(seat) != side:
-                p *= 1.0 - self.p_beats(seat, win, lead)
+                p *= 1.0 - self.pbeats(seat, win, lead)
         return p
 
     def boss(self, card: int) -> bool:
@@ -192,9 +197,10 @@ def read_view(view: SeatView) -> Knowledge:
     played |= _mask(code for _, code in view.trick)
     known = [_mask(codes) & ~played for codes in view.known]
     known[seat] = 0
-    if view.game == "tute4":
-        # Tute 4's first trick is led by the holder of the 2 of oros (first_lead's default): until it
-        # is played, it is in that hand.
+    rules = rules_of(view)
+    sampler = DealSampler(view, rules)
+    if view.game == "tute4" and rules.first_lead == "two_of_oros":
+        # Tute 4's first trick is led by the holder of the 2 of oros: until it is played, it is in that hand.
         first_leader = view.tricks[0].leader if view.tricks else view.leader
         if first_leader != seat and not (hand | played) & 1 << TWO_OF_OROS:
             known[first_leader] |= 1 << TWO_OF_OROS
@@ -204,20 +210,13 @@ def read_view(view: SeatView) -> Knowledge:
     faceup = _mask(() if view.faceup is None else (view.faceup,))
     trump_card = INDEX_OF_CODE[view.trump_card]
     visible = hand | played | known_elsewhere | faceup
-    if view.game == "pocha":
-        if view.trump_card_holder is None:  # the turned-up card belongs to nobody
-            visible |= 1 << trump_card
-        deck48 = bool((visible | 1 << trump_card) & EIGHTS_NINES_MASK)
-    else:
-        deck48 = sum(view.hand_sizes) + view.stock_size + faceup.bit_count() + played.bit_count() > 40
-    deck = mask_of(deck_cards(deck48=deck48, without_twos=view.game == "pocha" and n in (3, 6)))
+    if view.game == "pocha" and view.trump_card_holder is None:  # the turned-up card belongs to nobody
+        visible |= 1 << trump_card
+    deck = mask_of(deck_cards(deck48=rules.deck48, without_twos=rules.without_twos))
     unseen = deck & ~visible
     partners = view.game == "tute4"
-    excluded = [0] * n
-    if view.game != "tute2":  # Tute 2's stock refills voids, and its duties may be off while it lasts
-        for done in view.tricks:
-            _deduce(done.cards, trump, partners, excluded)
-        _deduce(view.trick, trump, partners, excluded)
+    # what the public play proves, by the engine's own duties (in Tute 2 only since the last draw)
+    excluded = [sampler.excluded(other) if other != seat else 0 for other in range(n)]
     share = [0.0] * n
     for other in range(n):
         if other == seat:
@@ -230,6 +229,8 @@ def read_view(view: SeatView) -> Knowledge:
         if suit in SUITS:
             sung |= 1 << SUITS.index(suit)
     return Knowledge(
+        rules=rules,
+        sampler=sampler,
         view=view,
         seat=seat,
         n=n,
@@ -247,43 +248,13 @@ def read_view(view: SeatView) -> Knowledge:
     )
 
 
-def _deduce(trick: Sequence[tuple[int, str]], trump: int, partners: bool, excluded: list[int]) -> None:
-    """What each play of ``trick`` tells about the hand it came from (docs/RULES.md section 2)."""
-    if not trick:
-        return
-    win_seat, code = trick[0]
-    win = INDEX_OF_CODE[code]
-    lead = SUIT_OF[win]
-    for seat, code in trick[1:]:
-        card = INDEX_OF_CODE[code]
-        # With partner_exception a seat may play anything while its partner wins: learn nothing then.
-        if not (partners and win_seat == (seat + 2) % 4):
-            win_suit = SUIT_OF[win]
-            if SUIT_OF[card] != lead:
-                excluded[seat] |= SUIT_MASK[lead]
-                if win_suit != trump and SUIT_OF[card] != trump:
-                    excluded[seat] |= SUIT_MASK[trump]
-                elif win_suit == trump and not (SUIT_OF[card] == trump and STRENGTH[card] > STRENGTH[win]):
-                    excluded[seat] |= STRONGER[win]
-            elif win_suit == lead and STRENGTH[card] < STRENGTH[win]:
-                excluded[seat] |= STRONGER[win]
-        if _beats(card, win, trump):
-            win_seat, win = seat, card
-
-
-def _beats(card: int, win: int, trump: int) -> bool:
-    if SUIT_OF[card] == SUIT_OF[win]:
-        return STRENGTH[card] > STRENGTH[win]
-    return SUIT_OF[card] == trump
-
-
 def _winner(trick: Sequence[tuple[int, str]], trump: int) -> tuple[int, int]:
     """The seat and card winning the trick so far."""
     win_seat, code = trick[0]
     win = INDEX_OF_CODE[code]
     for seat, code in trick[1:]:
         card = INDEX_OF_CODE[code]
-        if _beats(card, win, trump):
+        if beats(card, win, trump):
             win_seat, win = seat, card
     return win_seat, win
 
@@ -351,18 +322,21 @@ def _keep(k: Knowledge, card: int) -> float:
 
 def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
     view = k.view
+    solved = None
     if view.game == "tute2" and view.faceup is None and len(k.cards) <= TUTE2_ENDGAME_CARDS:
-        return _tute2_endgame(k, cards)
-    if view.game == "tute4" and len(k.cards) <= TUTE4_ENDGAME_CARDS:
-        return _tute4_endgame(k, cards, rng)
+        solved = _endgame(k, cards, rng, 1)
+    elif view.game == "tute4" and len(k.cards) <= TUTE4_ENDGAME_CARDS:
+        solved = _endgame(k, cards, rng, TUTE4_ENDGAME_DEALS)
+    if solved is not None:
+        return solved
     trick = view.trick
     later = k.later_seats()
     side = k.side(k.seat)
     unseen = cards_of(k.unseen)
     average = sum(POINTS[c] for c in unseen) / len(unseen) if unseen else 0.0
     pot = sum(POINTS[INDEX_OF_CODE[code]] for _, code in trick) + average * len(later)
-    if view.game == "tute4" and len(k.cards) == 1:
-        pot += 10  # the last trick's bonus (last_trick_bonus is on by default in Tute 4)
+    if k.rules.last_trick_bonus and len(k.cards) == 1:
+        pot += 10  # the last trick's bonus
     if trick:
         lead = SUIT_OF[INDEX_OF_CODE[trick[0][1]]]
         win_seat, win = _winner(trick, k.trump)
@@ -373,7 +347,7 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
         and k.partners
         and k.side(win_seat) == side
         and k.hold(win, lead, later, side) >= 0.95
-        and not all(_beats(card, win, k.trump) for card in cards)
+        and not all(beats(card, win, k.trump) for card in cards)
     )
     best = cards[0]
     best_key: tuple[float, int, int] | None = None
@@ -381,15 +355,15 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
         if not trick:
             p = mine = k.hold(card, SUIT_OF[card], later, side)
             if partner in later:
-                p += (1.0 - p) * LEAD_RESCUE * k.p_beats(partner, k.guard(card), SUIT_OF[card])
-        elif _beats(card, win, k.trump):
+                p += (1.0 - p) * LEAD_RESCUE * k.pbeats(partner, k.guard(card), SUIT_OF[card])
+        elif beats(card, win, k.trump):
             p = mine = k.hold(card, lead, later, side)
             if partner in later:
-                p += (1.0 - p) * LEAD_RESCUE * k.p_beats(partner, k.guard(card), lead)
+                p += (1.0 - p) * LEAD_RESCUE * k.pbeats(partner, k.guard(card), lead)
         elif k.side(win_seat) == side:
             p, mine = k.hold(win, lead, later, side), 0.0
         elif partner in later:
-            p, mine = PARTNER_RESCUE * k.p_beats(partner, win, lead), 0.0
+            p, mine = PARTNER_RESCUE * k.pbeats(partner, win, lead), 0.0
         else:
             p = mine = 0.0
         score = (
@@ -405,280 +379,31 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
     return best
 
 
-# -- Tute 2 after the stock: both hands are known, so the rest is solved exactly -------------------
+# -- the last tricks: deals sampled from what the seat knows, each solved exactly --------------------
 
 
-def _tute2_endgame(k: Knowledge, cards: list[int]) -> int:
-    """Once the stock is drawn, the other hand is the unseen cards: the card of the best margin that
-    the bot can force, every card and cante still to come counted."""
-    me = k.hand
-    other = k.unseen | k.known[1 - k.seat]
-    trump = k.trump
-    memo: dict[tuple[int, int, int], int] = {}
-    trick = k.view.trick
-    best = cards[0]
-    best_key: tuple[int, int, int] | None = None
-    for card in cards:
-        if trick:  # the other seat led: this card closes the trick
-            lead = INDEX_OF_CODE[trick[0][1]]
-            margin = _close(me & ~(1 << card), other, lead, card, trump, k.sung, memo)
-        else:
-            margin = min(
-                -_close(other & ~(1 << reply), me & ~(1 << card), card, reply, trump, k.sung, memo)
-                for reply in cards_of(_reply_mask(other, card, trump))
-            )
-        key = (margin, -STRENGTH[card], -card)
-        if best_key is None or key > best_key:
-            best, best_key = card, key
-    return best
-
-
-def _solve(leader: int, follower: int, trump: int, sung: int, memo: dict[tuple[int, int, int], int]) -> int:
-    """The best margin in card and cante points the leading hand can force over the rest of the hand."""
-    if not leader:
-        return 0
-    key = (leader, follower, sung)
-    found = memo.get(key)
-    if found is not None:
-        return found
-    best = -1000
-    for lead in cards_of(leader):
-        rest = leader & ~(1 << lead)
-        worst = 1000
-        for reply in cards_of(_reply_mask(follower, lead, trump)):
-            margin = -_close(follower & ~(1 << reply), rest, lead, reply, trump, sung, memo)
-            if margin < worst:
-                worst = margin
-                if worst <= best:
-                    break
-        if worst > best:
-            best = worst
-    memo[key] = best
-    return best
-
-
-def _close(
-    follower: int,
-    leader: int,
-    lead: int,
-    reply: int,
-    trump: int,
-    sung: int,
-    memo: dict[tuple[int, int, int], int],
-) -> int:
-    """The follower's margin once it answers ``lead`` with ``reply`` (both hands already without them)."""
-    points = POINTS[lead] + POINTS[reply]
-    if _beats(reply, lead, trump):
-        gain, suit = _best_cante(follower, sung, trump)
-        return points + gain + _solve(follower, leader, trump, sung | suit, memo)
-    gain, suit = _best_cante(leader, sung, trump)
-    return -(points + gain + _solve(leader, follower, trump, sung | suit, memo))
-
-
-def _best_cante(hand: int, sung: int, trump: int) -> tuple[int, int]:
-    """The cante the winner of a trick sings with ``hand`` left, and the suit bit it uses."""
-    if not hand:
-        return 0, 0
-    if not (sung >> trump) & 1 and hand & PAIR_MASK[trump] == PAIR_MASK[trump]:
-        return 40, 1 << trump
-    for suit in range(4):
-        if not (sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]:
-            return 20, 1 << suit
-    return 0, 0
-
-
-def _reply_mask(hand: int, lead: int, trump: int) -> int:
-    """Two players: the cards of ``hand`` it may play on ``lead`` (docs/RULES.md 2, default flags)."""
-    follow = hand & SUIT_MASK[SUIT_OF[lead]]
-    if follow:
-        return (follow & STRONGER[lead]) or follow
-    trumps = hand & SUIT_MASK[trump]
-    return trumps or hand
-
-
-# -- Tute 4's last tricks: deals sampled from what the seat knows, each solved exactly --------------
-
-
-def _tute4_endgame(k: Knowledge, cards: list[int], rng: random.Random) -> int:
-    """The card that does best over the rest of the hand, every seat playing its best, averaged over deals
-    of the unseen cards: winning the game first, then the margin."""
-    trick = k.view.trick
-    side = k.side(k.seat)
-    ahead = k.view.scores[side] - k.view.scores[1 - side]
-    trump = k.trump
-    # the trick once this seat has played each card: led suit, winning seat and card, points
-    after_card: dict[int, tuple[int, int, int, int]] = {}
-    for card in cards:
-        if trick:
-            win_seat, win = _winner(trick, trump)
-            if _beats(card, win, trump):
-                win_seat, win = k.seat, card
-            points = sum(POINTS[INDEX_OF_CODE[code]] for _, code in trick) + POINTS[card]
-            after_card[card] = (SUIT_OF[INDEX_OF_CODE[trick[0][1]]], win_seat, win, points)
-        else:
-            after_card[card] = (SUIT_OF[card], k.seat, card, POINTS[card])
-    totals = dict.fromkeys(cards, 0)
-    for _ in range(TUTE4_ENDGAME_DEALS):
-        hands = _sample_hands(k, rng)
-        game = _Endgame(trump, side)
+def _endgame(k: Knowledge, cards: list[int], rng: random.Random, deals: int) -> int | None:
+    """The card that does best over the rest of the hand, every seat playing its best (the search bot's
+    exact solver, on the engine's table), averaged over deals of the unseen cards consistent with the
+    view (in Tute 2 once the stock is drawn there is one: every card is known). None if no deal came."""
+    totals = dict.fromkeys(cards, 0.0)
+    solved = False
+    for _ in range(deals):
+        table = k.sampler.sample(rng)
+        if table is None:
+            continue
+        solver = Solver(table, k.seat, ENDGAME_NODES)
         for card in cards:
-            hands[k.seat] = k.hand & ~(1 << card)
-            lead, win_seat, win, points = after_card[card]
-            margin = game.follow(
-                tuple(hands),
-                (k.seat + 1) % k.n,
-                len(trick) + 1,
-                lead,
-                win_seat,
-                win,
-                points,
-                k.sung,
-                -1000,
-                1000,
-            )
-            final = ahead + margin
-            totals[card] += margin + (WIN_WEIGHT if final > 0 else -WIN_WEIGHT if final < 0 else 0)
+            child = table.clone()
+            child.step(card)
+            value = solver.value(child)
+            if value is None:
+                return None  # too big to solve here: the heuristics play it
+            totals[card] += value
+            solved = True
+    if not solved:
+        return None
     return max(cards, key=lambda c: (totals[c], -STRENGTH[c], -c))
-
-
-def _sample_hands(k: Knowledge, rng: random.Random) -> list[int]:
-    """One deal of the unseen cards to the other seats, with their known cards and, when it can, their voids."""
-    hands = list(k.known)
-    hands[k.seat] = k.hand
-    slots = [k.view.hand_sizes[s] - k.known[s].bit_count() if s != k.seat else 0 for s in range(k.n)]
-    pool = cards_of(k.unseen)
-    for attempt in range(SAMPLE_TRIES + 1):
-        strict = attempt < SAMPLE_TRIES
-        rng.shuffle(pool)
-        dealt = list(hands)
-        left = list(slots)
-        for card in pool:
-            seats = [s for s in range(k.n) if left[s] and not (strict and (k.excluded[s] >> card) & 1)]
-            if not seats:
-                break
-            pick = rng.random() * sum(left[s] for s in seats)
-            for seat in seats:
-                pick -= left[seat]
-                if pick < 0:
-                    break
-            dealt[seat] |= 1 << card
-            left[seat] -= 1
-        else:
-            return dealt
-    raise AssertionError("unreachable: the last try ignores the voids")  # pragma: no cover
-
-
-class _Endgame:
-    """Tute 4 solved exactly with every hand known: alpha-beta over the pair margin, from ``side``'s view,
-    with positions between tricks kept in ``memo`` (value, bound: 0 exact, 1 lower, -1 upper)."""
-
-    __slots__ = ("memo", "side", "trump")
-
-    def __init__(self, trump: int, side: int) -> None:
-        self.trump = trump
-        self.side = side
-        self.memo: dict[tuple[tuple[int, ...], int, int], tuple[int, int]] = {}
-
-    def lead(self, hands: tuple[int, ...], seat: int, sung: int, alpha: int, beta: int) -> int:
-        key = (hands, seat, sung)
-        found = self.memo.get(key)
-        if found is not None:
-            value, bound = found
-            if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
-                return value
-        n = len(hands)
-        ours = seat % 2 == self.side
-        best = -1000 if ours else 1000
-        low, high = alpha, beta
-        hand = hands[seat]
-        for card in _strongest_first(hand):
-            after = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
-            value = self.follow(
-                after, (seat + 1) % n, 1, SUIT_OF[card], seat, card, POINTS[card], sung, low, high
-            )
-            if ours:
-                if value > best:
-                    best = value
-                    low = max(low, value)
-            elif value < best:
-                best = value
-                high = min(high, value)
-            if low >= high:
-                break
-        self.memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
-        return best
-
-    def follow(
-        self,
-        hands: tuple[int, ...],
-        seat: int,
-        played: int,
-        lead: int,
-        win_seat: int,
-        win: int,
-        points: int,
-        sung: int,
-        alpha: int,
-        beta: int,
-    ) -> int:
-        n = len(hands)
-        trump = self.trump
-        if played == n:
-            if not hands[win_seat]:
-                points += 10  # the last trick (last_trick_bonus, on by default in Tute 4)
-                return points if win_seat % 2 == self.side else -points
-            gain, suit = _best_cante(hands[win_seat], sung, trump)
-            points += gain
-            if win_seat % 2 != self.side:
-                points = -points
-            return points + self.lead(hands, win_seat, sung | suit, alpha - points, beta - points)
-        hand = hands[seat]
-        follow = hand & SUIT_MASK[lead]
-        if follow:
-            legal = ((follow & STRONGER[win]) or follow) if SUIT_OF[win] == lead else follow
-        else:
-            trumps = hand & SUIT_MASK[trump]
-            if not trumps:
-                legal = hand
-            elif SUIT_OF[win] != trump:
-                legal = trumps
-            else:
-                legal = (trumps & STRONGER[win]) or hand
-        ours = seat % 2 == self.side
-        best = -1000 if ours else 1000
-        low, high = alpha, beta
-        for card in _strongest_first(legal):
-            after = (*hands[:seat], hand & ~(1 << card), *hands[seat + 1 :])
-            ahead_seat, ahead = (seat, card) if _beats(card, win, trump) else (win_seat, win)
-            value = self.follow(
-                after,
-                (seat + 1) % n,
-                played + 1,
-                lead,
-                ahead_seat,
-                ahead,
-                points + POINTS[card],
-                sung,
-                low,
-                high,
-            )
-            if ours:
-                if value > best:
-                    best = value
-                    low = max(low, value)
-            elif value < best:
-                best = value
-                high = min(high, value)
-            if low >= high:
-                break
-        return best
-
-
-def _strongest_first(mask: int) -> list[int]:
-    """The cards of ``mask``, strongest first: the order that lets alpha-beta cut soonest, most often."""
-    if not mask & (mask - 1):
-        return [mask.bit_length() - 1]
-    return sorted(cards_of(mask), key=STRENGTH.__getitem__, reverse=True)
 
 
 # -- Pocha ------------------------------------------------------------------------------------------
@@ -735,7 +460,7 @@ def _pocha_card(k: Knowledge, cards: list[int]) -> int:
     best = cards[0]
     best_key: tuple[float, float, int, int] | None = None
     for card in cards:
-        p = k.hold(card, lead, later, k.seat) if _beats(card, win, k.trump) else 0.0
+        p = k.hold(card, lead, later, k.seat) if beats(card, win, k.trump) else 0.0
         expected = p + total - values[card]  # tricks the hand should end with after this card
         miss = abs(need - expected)
         # on a tie: win while short of the bid, lose once it is made; then the cheaper card

@@ -18,6 +18,7 @@ within the window the play allows. Pocha bids are not read as facts (they are wi
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from .actions import ACTION_OF_CODE
@@ -27,6 +28,9 @@ from .table import PHASE_NAMES, Table, beats, duty_mask
 
 if TYPE_CHECKING:
     from .views import SeatView
+
+#: Shown each position of a replay with more than one legal action: (table, legal ids, action taken).
+Watcher = Callable[[Table, list[int], int], None]
 
 #: Fresh draws before a sampler gives up on one deal (each is checked by replay; a miss is rare).
 TRIES: Final = 40
@@ -121,27 +125,31 @@ class DealSampler:
         return out
 
     # -- sampling ---------------------------------------------------------------------------------
-    def sample(self, rng: random.Random) -> Table | None:
+    def sample(self, rng: random.Random, watch: Watcher | None = None) -> Table | None:
         """A table at the current position with every hidden card placed; None if no consistent deal
-        was found in ``TRIES`` draws (the caller then plays without search)."""
+        was found in ``TRIES`` draws (the caller then plays without search). ``watch``, if given, is
+        shown each position of the replay with the action taken there (a bot weighs samples by it)."""
         for _ in range(TRIES):
             deck = self._tute2_deck(rng) if self.rules.has_stock else self._dealt_deck(rng)
             if deck is None:
                 continue
-            table = self.replay(deck)
+            table = self.replay(deck, watch)
             if table is not None:
                 return table
         return None
 
-    def replay(self, deck: tuple[int, ...]) -> Table | None:
+    def replay(self, deck: tuple[int, ...], watch: Watcher | None = None) -> Table | None:
         """Deal ``deck`` as the current hand and replay the hand's actions; None unless every action is
         legal and the seat ends with exactly its hand and the public facts of the view."""
         view = self.view
         decks = tuple(deck for _ in range(view.hands_total))
         table = Table.new_at_hand(self.rules, self.first_dealer, decks, view.hand_number, tuple(view.scores))
         for action in self.actions:
-            if action not in table.legal_ids():
+            legal = table.legal_ids()
+            if action not in legal:
                 return None
+            if watch is not None and len(legal) > 1:
+                watch(table, legal, action)
             table.step(action)
         if (
             table.hands[self.seat] != self.hand

@@ -24,11 +24,17 @@ def side_of(match: Match, seat: int) -> int:
     return seat % 2 if match.game == Match.GameName.TUTE4 else seat
 
 
-def turn_after(match: Match, seats: list[Seat], state: State) -> tuple[int | None, datetime | None]:
-    """Whose turn it is in ``state`` and its deadline, by the kind of seat (house bot, bot account, person)."""
+def turn_after(
+    match: Match, seats: list[Seat], state: State, *, seat_map: list[int] | None = None
+) -> tuple[int | None, datetime | None]:
+    """Whose turn it is in ``state`` and its deadline, by the kind of seat (house bot, bot account, person).
+
+    ``seat_map`` (a duplicate match's game) gives the match seat holding each game seat."""
     seat_index = state.current_player()
     if seat_index is None:
         return None, None
+    if seat_map:
+        seat_index = int(seat_map[seat_index])
     seat = next(s for s in seats if s.index == seat_index)
     if seat.bot_level:
         seconds = HOUSE_BOT_GRACE_SECONDS
@@ -45,13 +51,16 @@ def turn_started(context: MatchContext) -> None:
     seat = context.seat_at(match.turn_seat)
     if seat is not None and seat.bot_level:
         queue_house_bot(match.pk, match.ply)
+    elif seat is not None:
+        queue_push_turn(match, seat)
     publish_match_event(match, context.seats)
 
 
 def set_turn(context: MatchContext, state: State, *, also_save: tuple[str, ...] = ()) -> None:
     """Record whose turn it is and until when (with the ``also_save`` fields), then start that turn."""
     match = context.match
-    match.turn_seat, match.turn_deadline = turn_after(match, context.seats, state)
+    seat_map = context.game.seat_map if context.game is not None else None
+    match.turn_seat, match.turn_deadline = turn_after(match, context.seats, state, seat_map=seat_map)
     match.save(update_fields=["turn_seat", "turn_deadline", *also_save])
     turn_started(context)
 
@@ -60,3 +69,14 @@ def queue_house_bot(match_id: int, ply: int) -> None:
     """Queue the house bot's move at ``ply`` once this transaction commits; the sweeper re-queues a
     turn whose task was lost when its deadline passes."""
     queue_on_commit("games.bot_play_turn", match_id, ply)
+
+
+def queue_push_turn(match: Match, seat: Seat) -> None:
+    """When the seat to act is a push bot (games.ladder.push), queue the POST of its turn on commit."""
+    from games.ladder.models import BotProfile
+
+    if seat.player_id is None or seat.player is None or not seat.player.is_bot:
+        return
+    if not BotProfile.objects.filter(player_id=seat.player_id).exclude(push_url="").exists():
+        return
+    queue_on_commit("games.push_turn", match.pk, match.ply)

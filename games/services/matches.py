@@ -17,6 +17,7 @@ from games.engine.rules import PLAYERS
 from games.errors import (
     AbortTooLate,
     AlreadySeated,
+    BotNotValidated,
     GameStarted,
     InvalidClientSeed,
     InvalidRules,
@@ -31,6 +32,7 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
+from games.ladder.selectors import unvalidated_bots
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import MatchContext, match_context
 from games.services.common import set_turn
@@ -70,7 +72,7 @@ def match_create(
     format: str = Match.Format.SINGLE,
     format_target: int = 1,
     seats: list[SeatSpec] | None = None,
-    rated: bool = True,
+    rated: bool | None = None,
     clock: Clock | None = None,
     challenge: bool = True,
     managed: bool = False,
@@ -91,6 +93,11 @@ def match_create(
 
     ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
     game's server seed is drawn now and its commitment shown while the match is open.
+
+    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
+    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
+    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
+    organiser's to check.
     """
     if seats is not None:
         if players is None:
@@ -109,6 +116,8 @@ def match_create(
         raise InvalidRules(f"format must be one of {', '.join(Match.Format.values)}")
     if format == Match.Format.SINGLE:
         format_target = 1
+    if format == Match.Format.DUPLICATE and rules.game not in DUPLICATE_GAMES:
+        raise InvalidRules("the duplicate format is played in tute2 and tute4")
     if not 1 <= format_target <= 99:
         raise InvalidRules("the number of games N must be from 1 to 99")
     clock = clock or Clock()
@@ -136,6 +145,8 @@ def match_create(
     if client_seed is not None:
         _check_client_seed(client_seed)
     server_seed = new_server_seed()
+    if challenge:
+        rated = _rated_for_bots(rules.game, [created_by, *by_handle.values()], rated)
     match = Match.objects.create(
         game=rules.game,
         num_players=rules.players,
@@ -143,7 +154,7 @@ def match_create(
         rules_version=RULES_VERSION,
         format=format,
         format_target=format_target,
-        rated=rated,
+        rated=rated is not False,
         managed=managed,
         created_by=created_by.user,
         human_move_seconds=clock.human_move_seconds,
@@ -192,6 +203,8 @@ def seat_join(
         raise MatchNotOpen()
     if context.seat_of(player) is not None:
         raise AlreadySeated()
+    if match.rated:
+        _rated_for_bots(match.game, [player], True)
     if seat is None:
         target = next((s for s in seats if s.is_empty), None)
         if target is None:
@@ -319,6 +332,22 @@ def _call_off(context: MatchContext) -> Match:
     return match
 
 
+def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> bool:
+    """Whether the match is rated, given the bot accounts at it: a bot not validated for ``game`` makes
+    an unrated match by default and may not play a rated one."""
+    unvalidated = unvalidated_bots(game=game, players=players)
+    if rated is None:
+        return not unvalidated
+    if rated and unvalidated:
+        handles = sorted(p.handle for p in unvalidated)
+        raise BotNotValidated(
+            f"{', '.join(handles)} must pass validation for {game} before playing rated matches "
+            f"(POST /api/v1/bots/{{handle}}/validation/), or create the match unrated.",
+            detail={"bots": handles, "game": game},
+        )
+    return rated
+
+
 def _start_when_ready(context: MatchContext) -> None:
     """Start the match once every seat is filled and accepted."""
     match = context.match
@@ -329,19 +358,46 @@ def _start_when_ready(context: MatchContext) -> None:
         deal_game(context, number=0, also_save=("status", "started_at"))
 
 
+#: The games a duplicate match is played in, and how often each board is played (the seats rotated
+#: by one each time: Tute 2 swaps the players, Tute 4 moves each pair to the other side).
+DUPLICATE_GAMES = (Match.GameName.TUTE2, Match.GameName.TUTE4)
+DUPLICATE_PLAYS = 2
+
+
 def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] = ()) -> MatchContext:
     """A new game dealt from the match's committed server seed and the seats' client seeds (RULES.md
     section 11); the next game's server seed is drawn now from the OS's secure source and committed.
+
+    In a duplicate match, game ``number`` is play ``number % 2`` of board ``number // 2``: the first
+    play deals the board as above, the second deals the same seed with the same dealer, game seat g
+    held by match seat (g + 1) mod n.
 
     ``also_save`` names fields of the match the caller changed, saved with the turn's. Returns the
     match's context with the new game as its current one.
     """
     match, seats = context.match, context.seats
-    server_seed = match.next_server_seed or new_server_seed()
-    client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
-    seed = deal_seed(server_seed, client_seeds)
     rules = match_rules(match)
-    dealer = number % rules.players
+    n = rules.players
+    board: int | None = None
+    seat_map: list[int] | None = None
+    first: Game | None = None
+    if match.format == Match.Format.DUPLICATE:
+        board, play = divmod(number, DUPLICATE_PLAYS)
+        seat_map = [(g + play) % n for g in range(n)]
+        if play:
+            first = Game.objects.get(match=match, number=number - play)
+    if first is not None:  # the board's deal again: its seeds and dealer as committed at its first play
+        server_seed, client_seeds, seed, dealer = (
+            first.server_seed,
+            first.client_seeds,
+            first.seed,
+            first.dealer,
+        )
+    else:
+        server_seed = match.next_server_seed or new_server_seed()
+        client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
+        seed = deal_seed(server_seed, client_seeds)
+        dealer = (number if board is None else board) % n
     state = State.new(rules, dealer=dealer, seed=seed)
     decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
     game = Game.objects.create(
@@ -353,19 +409,20 @@ def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] 
         decks=decks,
         dealer=dealer,
         first_ply=match.ply,
+        board=board,
+        seat_map=seat_map,
     )
-    following = new_server_seed()
     match.current_game = game
     match.seed_sha256 = commitment(server_seed)
-    match.next_server_seed = following
-    match.next_seed_sha256 = commitment(following)
+    fair = ["seed_sha256"]
+    if first is None:
+        following = new_server_seed()
+        match.next_server_seed = following
+        match.next_seed_sha256 = commitment(following)
+        fair += ["next_server_seed", "next_seed_sha256"]
     cache_state(game, match.ply, state)
     dealt = MatchContext(match=match, seats=seats, game=game, state=state)
-    set_turn(
-        dealt,
-        state,
-        also_save=(*also_save, "current_game", "seed_sha256", "next_server_seed", "next_seed_sha256"),
-    )
+    set_turn(dealt, state, also_save=(*also_save, "current_game", *fair))
     return dealt
 
 
@@ -399,6 +456,10 @@ def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match
         if match.ply != game.first_ply:
             raise GameStarted(
                 f"Game {game.number} has begun: a client seed counts only before a game's first action."
+            )
+        if game.board is not None and game.seat_map and game.seat_map[0] != 0:
+            raise GameStarted(
+                f"Board {game.board} was dealt at its first play: its second play deals the same cards."
             )
     seat.client_seed = client_seed
     seat.save(update_fields=["client_seed"])

@@ -26,12 +26,15 @@ from games.errors import (
     StalePly,
 )
 from games.events import publish_match_event
+from games.ladder.incidents import refusal_record, timeout_record
 from games.models import Action, Game, Match, Player
 from games.selectors import MatchContext, match_context
 from games.services.common import set_turn, side_of, sides, turn_after, turn_started
-from games.services.matches import deal_game
+from games.services.matches import DUPLICATE_PLAYS, deal_game
 from games.signals import match_finished
 from games.states import cache_state
+from tute_site.celery import queue_on_commit
+from tute_site.exceptions import error_body
 
 #: The bot that plays for a seat whose clock ran out.
 TIMEOUT_BOT = "rule"
@@ -50,11 +53,34 @@ class Applied:
         return self.context.match
 
 
-@transaction.atomic
 def action_submit(
     *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
 ) -> Applied:
-    """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer."""
+    """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer.
+
+    A bot account's refused action is recorded once its transaction has rolled back (its author's
+    status page, its validation and its event stream show it), then the refusal is raised as before.
+    """
+    try:
+        return _action_submit(
+            match_id=match_id, player=player, code=code, ply=ply, idempotency_key=idempotency_key
+        )
+    except IllegalActionError as exc:
+        if player.is_bot:
+            refusal_record(
+                match_id=match_id,
+                player=player,
+                code=code,
+                ply=ply,
+                answer=error_body(exc.code, exc.message, exc.detail),
+            )
+        raise
+
+
+@transaction.atomic
+def _action_submit(
+    *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
+) -> Applied:
     context = match_context(match_id, lock=True)
     if idempotency_key:
         # Checked under the lock, so a retry racing its own first attempt still finds it.
@@ -91,7 +117,7 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
     seat = context.seat_at(match.turn_seat)
     if seat is None or not seat.bot_level:
         return None
-    code = house_bot_action(seat.bot_level, state, seat.index, seed=_bot_seed(game, ply))
+    code = house_bot_action(seat.bot_level, state, game.game_seat(seat.index), seed=_bot_seed(game, ply))
     return _act(
         context,
         seat=seat.index,
@@ -104,27 +130,29 @@ def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
 
 
 @transaction.atomic
-def turn_timeout(*, match_id: int, ply: int) -> Applied | None:
+def turn_timeout(*, match_id: int, ply: int, now: bool = False) -> Applied | None:
     """The sweeper's service for a turn past its deadline at ``ply``.
 
     A house bot's turn is queued again (its task was lost). A seat's turn gets the rule bot's move,
-    recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th.
+    recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th. ``now``: the turn is
+    lost already, before its deadline (a push bot's endpoint failed); never for a house bot's turn.
     """
     context = match_context(match_id, lock=True)
     match, game, state = context.match, context.game, context.state
     if match.status != Match.Status.IN_PROGRESS or match.ply != ply or game is None or state is None:
         return None
-    if match.turn_deadline is None or match.turn_deadline > timezone.now():
-        return None
     seat = context.seat_at(match.turn_seat)
-    if seat is None:
+    if seat is None or (now and seat.bot_level):
+        return None
+    if not now and (match.turn_deadline is None or match.turn_deadline > timezone.now()):
         return None
     if seat.bot_level:
         set_turn(context, state)  # a fresh deadline, and the task queued again
         return None
-    code = house_bot_action(TIMEOUT_BOT, state, seat.index, seed=_bot_seed(game, ply))
+    code = house_bot_action(TIMEOUT_BOT, state, game.game_seat(seat.index), seed=_bot_seed(game, ply))
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
+    timeout_record(context=context, seat=seat, ply=ply, code=code)
     applied = _act(
         context,
         seat=seat.index,
@@ -165,8 +193,11 @@ def _act(
     if match.ply != ply:
         raise StalePly(current=match.ply)
     assert game is not None and state is not None, "a match in progress has a current game"
-    if state.current_player() != seat:
-        raise NotYourTurn(f"It is seat {state.current_player()}'s turn, not seat {seat}'s.")
+    if state.current_player() != game.game_seat(seat):
+        to_act = state.current_player()
+        raise NotYourTurn(
+            f"It is seat {None if to_act is None else game.match_seat(to_act)}'s turn, not seat {seat}'s."
+        )
     try:
         after = state.apply(code)
     except IllegalAction as exc:
@@ -175,7 +206,7 @@ def _act(
         ) from None
     # The compare-and-swap on the ply (the row lock does nothing on SQLite), which also starts the
     # next turn's clock; then the action's row, whose UNIQUE(match, ply) is the last guard.
-    turn_seat, turn_deadline = turn_after(match, context.seats, after)
+    turn_seat, turn_deadline = turn_after(match, context.seats, after, seat_map=game.seat_map)
     moved = Match.objects.filter(pk=match.pk, ply=ply).update(
         ply=ply + 1, turn_seat=turn_seat, turn_deadline=turn_deadline
     )
@@ -219,8 +250,14 @@ def _finish_game(context: MatchContext) -> MatchContext:
     game.result = result.to_dict()
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "result", "finished_at"])
-    won = _games_won(match)
+    queue_on_commit("games.game_luck", game.pk)  # what these cards score on average (a worker's task)
     games_played = game.number + 1
+    if match.format == Match.Format.DUPLICATE:
+        if games_played < match.format_target * DUPLICATE_PLAYS:
+            return deal_game(context, number=game.number + 1)
+        _finish_match(context, result=duplicate_result(match), reason="completed")
+        return context
+    won = _games_won(match)
     target = match.format_target
     if match.format == Match.Format.FIRST_TO:
         over = max(won) >= target
@@ -240,12 +277,42 @@ def _finish_game(context: MatchContext) -> MatchContext:
 
 def _games_won(match: Match) -> list[int]:
     """Games won per side so far; a shared Pocha win counts for every side that shares it."""
-    finished = Game.objects.filter(match=match, status=Game.Status.FINISHED)
+    finished = Game.objects.filter(match=match, status=Game.Status.FINISHED, result__isnull=False)
     won = [0] * sides(match)
-    for result in finished.values_list("result", flat=True):
+    for result, seat_map in finished.order_by("number").values_list("result", "seat_map"):
         for side in result["winners"] if result else ():
-            won[side] += 1
+            # A duplicate game's side is its game seats': the side of the match seat holding them.
+            won[side_of(match, seat_map[side]) if seat_map else side] += 1
     return won
+
+
+def duplicate_result(match: Match) -> dict[str, Any]:
+    """A duplicate match's result: the sum over its boards of each side's score difference (the card
+    points and cantes of the game's result), the boards' own differences, and the side ahead wins (both
+    on a tie). Every side held the same cards, so the luck of the deal cancels out."""
+    games = list(
+        Game.objects.filter(match=match, status=Game.Status.FINISHED)
+        .order_by("number")
+        .values_list("board", "seat_map", "result")
+    )
+    boards = [[0, 0] for _ in range(match.format_target)]
+    for board, seat_map, result in games:
+        assert board is not None and seat_map is not None and result is not None, "a finished duplicate game"
+        scores = result["scores"]
+        for game_side, score in enumerate(scores[:2]):
+            side = side_of(match, seat_map[game_side])
+            boards[board][side] += score - scores[1 - game_side]
+    difference = [sum(b[0] for b in boards), sum(b[1] for b in boards)]
+    winners = [0] if difference[0] > 0 else [1] if difference[0] < 0 else [0, 1]
+    return {
+        "format": "duplicate",
+        "boards": len(boards),
+        "games": len(games),
+        "score_difference": difference,
+        "board_differences": boards,
+        "games_won": _games_won(match),
+        "winners": winners,
+    }
 
 
 def _finish_match(context: MatchContext, *, result: dict[str, Any], reason: str) -> None:

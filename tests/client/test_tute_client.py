@@ -369,3 +369,25 @@ def test_the_example_bot_runs_as_a_module_and_stops_on_a_bad_token(server: str) 
 
     assert missing.returncode != 0 and "TUTE_TOKEN" in missing.stderr
     assert refused.returncode != 0 and "401 authentication_failed" in refused.stderr
+    # one line, no traceback
+    assert "Traceback" not in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_the_example_bot_says_in_one_line_that_the_server_is_unreachable() -> None:
+    import socket
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    down = subprocess.run(
+        [sys.executable, "-m", "client.examples.random_bot"],
+        cwd=PROJECT_DIR,
+        env={**env, "TUTE_URL": f"http://127.0.0.1:{port}", "TUTE_TOKEN": "x"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert down.returncode == 1 and "Traceback" not in down.stderr
+    assert down.stderr.startswith("error: cannot reach") and len(down.stderr.strip().splitlines()) == 1

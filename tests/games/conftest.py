@@ -136,7 +136,7 @@ def turn_of(match_id: int) -> Turn | None:
     state = game_state(match=match, game=game)
     seat = state.current_player()
     assert seat is not None, "a game in progress always has a seat to act"
-    player = seat_players(match)[seat]
+    player = seat_players(match)[game.match_seat(seat)]  # a duplicate game's seats are rotated
     return Turn(match, game, state, seat, player, state.legal_actions())
 
 

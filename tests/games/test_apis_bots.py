@@ -216,9 +216,9 @@ def test_a_first_personal_token_with_the_session_needs_the_csrf_header() -> None
     from django.contrib.auth.models import User
     from django.test import Client
 
-    User.objects.create_user(username="carla", password="pw-Sota-de-oros-1")
+    carla = User.objects.create_user(username="carla", password="pw-Sota-de-oros-1")
     browser = Client(enforce_csrf_checks=True)
-    assert browser.login(username="carla", password="pw-Sota-de-oros-1")
+    browser.force_login(carla)
 
     # without the header: refused, nothing made
     refused = browser.post("/api/v1/me/tokens/")

@@ -65,7 +65,7 @@ def test_clubs_are_created_listed_and_joined(client_for: Callable) -> None:
     anon = client_for(None)
     listing = anon.get("/api/v1/clubs/").json()
     assert [c["slug"] for c in listing["results"]] == ["ateneo"] and listing["results"][0]["members"] == 2
-    members = anon.get("/api/v1/clubs/ateneo/members/").json()
+    members = anon.get("/api/v1/clubs/ateneo/members/").json()["results"]
     assert {m["player"]: m["role"] for m in members} == {founder.handle: "organiser", member.handle: "member"}
     assert anon.get("/api/v1/clubs/nowhere/").json()["code"] == "club_not_found"
     assert anon.post("/api/v1/clubs/", {"name": "x", "slug": "x"}, format="json").status_code in (401, 403)
@@ -166,7 +166,7 @@ def test_register_with_passcode_partner_and_duplicates(orga_api: APIClient, clie
     assert ok.status_code == 201 and ok.json()["players"] == [a.handle, b.handle]
     twice = client_for(b).post(url, {"passcode": "copas"}, format="json")
     assert (twice.status_code, twice.json()["code"]) == (409, "already_registered")
-    entrants = client_for(None).get(f"/api/v1/tournaments/{t['id']}/entrants/").json()
+    entrants = client_for(None).get(f"/api/v1/tournaments/{t['id']}/entrants/").json()["results"]
     assert len(entrants) == 1
 
 
@@ -210,12 +210,12 @@ def test_an_organiser_fills_bots_and_starts_and_everyone_follows_the_rounds(
         1,
     )
     anon = client_for(None)
-    rounds = anon.get(f"/api/v1/tournaments/{tid}/rounds/").json()
+    rounds = anon.get(f"/api/v1/tournaments/{tid}/rounds/").json()["results"]
     assert [r["number"] for r in rounds] == [1] and len(rounds[0]["matches"]) == 2
     first = rounds[0]["matches"][0]
     assert first["kind"] == "match" and first["status"] == "playing" and first["match_id"]
     assert anon.get(f"/api/v1/matches/{first['match_id']}/").json()["status"] == "in_progress"
-    assert len(anon.get(f"/api/v1/tournaments/{tid}/matches/?round=1").json()) == 2
+    assert len(anon.get(f"/api/v1/tournaments/{tid}/matches/?round=1").json()["results"]) == 2
     one = anon.get(f"/api/v1/tournaments/{tid}/matches/{first['id']}/").json()
     assert one["code"] == first["code"]
     assert (
@@ -284,7 +284,7 @@ def test_a_correction_flows_on_or_is_refused_with_the_blocking_matches(
     }
     w11.refresh_from_db()
     assert w11.winner_id != loser
-    assert client_for(None).get(url).json() == []
+    assert client_for(None).get(url).json()["results"] == []
 
     # and: a non-organiser may not correct; a bad winner is a 400
     assert (
@@ -316,12 +316,12 @@ def test_an_organiser_calls_a_running_tournament_off(orga_api: APIClient, client
     assert {tm.match.status for tm in tms if tm.match is not None} == {"aborted"}
     assert orga_api.post(f"/api/v1/tournaments/{t['id']}/cancel/").json()["code"] == "wrong_status"
     # and: the cancel itself closed every row and its round, with no result for anyone (issue 17)
-    rows = client_for(None).get(f"/api/v1/tournaments/{t['id']}/matches/").json()
+    rows = client_for(None).get(f"/api/v1/tournaments/{t['id']}/matches/").json()["results"]
     assert len(rows) == 2
     assert {(r["status"], r["winner"], tuple(r["points"]), r["forfeit"]) for r in rows} == {
         ("done", None, (0.0, 0.0), False)
     }
-    rounds = client_for(None).get(f"/api/v1/tournaments/{t['id']}/rounds/").json()
+    rounds = client_for(None).get(f"/api/v1/tournaments/{t['id']}/rounds/").json()["results"]
     assert [(r["status"], r["completed_at"] is not None) for r in rounds] == [("complete", True)]
     assert tournaments_sweep() == 0, "nothing left for the sweeper"
 
@@ -356,7 +356,7 @@ def test_a_no_show_through_the_api(orga_api: APIClient, client_for: Callable) ->
     for _ in range(2):
         client_for(new_player()).post(f"/api/v1/tournaments/{t['id']}/register/", {}, format="json")
     orga_api.post(f"/api/v1/tournaments/{t['id']}/start/", {}, format="json")
-    (row,) = client_for(None).get(f"/api/v1/tournaments/{t['id']}/matches/").json()
+    (row,) = client_for(None).get(f"/api/v1/tournaments/{t['id']}/matches/").json()["results"]
     absent = row["entrants"][1]["id"]
     url = f"/api/v1/tournaments/{t['id']}/matches/{row['id']}/no-show/"
     assert (
@@ -400,5 +400,7 @@ def test_an_organiser_renames_a_house_bot_entrant(orga_api: APIClient, client_fo
         format="json",
     )
     assert (taken.status_code, taken.json()["code"]) == (409, "entrant_name_taken")
-    names = [e["name"] for e in client_for(None).get(f"/api/v1/tournaments/{t['id']}/entrants/").json()]
+    names = [
+        e["name"] for e in client_for(None).get(f"/api/v1/tournaments/{t['id']}/entrants/").json()["results"]
+    ]
     assert sorted(names) == ["Rule bot 2", "Sota de bastos"]

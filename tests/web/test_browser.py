@@ -149,6 +149,7 @@ def shoot(page: Any, name: str, tmp_path: Path) -> None:
 def sign_up(page: Any, site: str, username: str) -> None:
     page.goto(f"{site}/signup/")
     page.fill("#id_username", username)
+    page.fill("#id_email", f"{username}@example.com")
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("#signup-form button[type=submit]")
@@ -480,3 +481,77 @@ def test_the_bracket_of_a_running_tournament(page: Any, site: str, worker: Worke
     )
     assert page.locator("table.matches").first.locator("tbody tr", has_text="ana").count() == 1
     shoot(page, "home", tmp_path)
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_the_main_pages_fit_the_screen_and_pass_axe(
+    browser: Any, site: str, viewport: dict[str, int], tmp_path: Path
+) -> None:
+    # given: a person with a finished match, a club with a Swiss tournament and a bracket in play
+    from tests.web.conftest import bot_match, person, play_out
+    from tournaments.services import (
+        Settings,
+        club_create,
+        entrant_bot_fill,
+        register,
+        tournament_create,
+        tournament_start,
+    )
+
+    ana = person("ana")
+    ana.user.set_password(PASSWORD)
+    ana.user.save()
+    finished = play_out(bot_match("pocha", ana, players=3))
+    club = club_create(name="Casino de Madrid", slug="casino", by=ana)
+    swiss = tournament_create(
+        club=club,
+        by=ana,
+        settings=Settings(name="Suizo de Otoño", game="tute2", format="swiss", swiss_rounds=3),
+    )
+    entrant_bot_fill(tournament_id=swiss.pk, by=ana, level="rule", count=6)
+    tournament_start(tournament_id=swiss.pk, by=ana)
+    bracket = tournament_create(
+        club=club,
+        by=ana,
+        settings=Settings(name="Copa de Bastos con nombre largo", game="tute2", format="double_elim"),
+    )
+    register(tournament_id=bracket.pk, player=ana)
+    entrant_bot_fill(tournament_id=bracket.pk, by=ana, level="random", count=7)
+    tournament_start(tournament_id=bracket.pk, by=ana)
+
+    size = "phone" if viewport is PHONE else "desktop"
+    for tab in _tab(browser, viewport):
+        tab.goto(f"{site}/login/")
+        tab.fill("#id_username", "ana")
+        tab.fill("#id_password", PASSWORD)
+        tab.click("main button[type=submit]")
+        tab.wait_for_url(f"{site}/")
+        pages = {
+            "home": "/",
+            "leaderboard": "/leaderboards/tute2/",
+            "player": "/players/ana/",
+            "match-pocha-result": f"/matches/{finished.pk}/",
+            "play": "/play/",
+            "tournaments": "/tournaments/",
+            "tournament-swiss": f"/tournaments/{swiss.pk}/",
+            "tournament-bracket": f"/tournaments/{bracket.pk}/",
+            "tournament-new": "/tournaments/new/",
+            "clubs": "/clubs/",
+            "club": "/clubs/casino/",
+            "bots": "/bots/",
+            "tokens": "/tokens/",
+            "rules": "/rules/",
+        }
+        for name, url in pages.items():
+            # when: each main page is opened
+            tab.goto(f"{site}{url}")
+            # then: it fits the screen's width and axe-core finds nothing to fix
+            assert_fits_and_accessible(tab, f"{name} ({size})")
+            if name in (
+                "tournaments",
+                "tournament-swiss",
+                "tournament-bracket",
+                "match-pocha-result",
+                "player",
+            ):
+                shoot(tab, f"{name}-{size}", tmp_path)

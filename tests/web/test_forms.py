@@ -20,7 +20,8 @@ PASSWORD = "s3cret-Baraja-40"
 
 def test_signing_up_makes_an_account_and_a_player_and_logs_in(client: Client) -> None:
     response = client.post(
-        reverse("web:signup"), {"username": "lucia", "password1": PASSWORD, "password2": PASSWORD}
+        reverse("web:signup"),
+        {"username": "lucia", "email": "lucia@example.com", "password1": PASSWORD, "password2": PASSWORD},
     )
 
     assert response.status_code == 302 and response["Location"] == reverse("web:home")

@@ -192,7 +192,7 @@ def test_a_finished_match_shows_the_result_and_replays_every_hand_step_by_step(
     # given: a finished Tute 2 match
     match = play_out(bot_match("tute2", person("alice")))
 
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):  # 8, and the verify panel's games (seeds and decks)
         html = client.get(reverse("web:match", args=[match.pk])).content.decode()
 
     # then: the result and a replay from the deal (8 cards each) to the end, trick ends marked

@@ -48,7 +48,7 @@ def test_questions_and_exclamations_open_in_spanish() -> None:
 
 
 class _Text(HTMLParser):
-    """The text a reader sees (not scripts, styles or the JSON data islands)."""
+    """The text a reader sees (not scripts, styles, the JSON data islands or code, which is not translated)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -56,14 +56,14 @@ class _Text(HTMLParser):
         self._skip = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "pre", "code"):
             self._skip += 1
         for name, value in attrs:
             if name in ("title", "aria-label", "placeholder") and value:
                 self.parts.append(value)
 
     def handle_endtag(self, tag: str) -> None:
-        if tag in ("script", "style"):
+        if tag in ("script", "style", "pre", "code"):
             self._skip -= 1
 
     def handle_data(self, data: str) -> None:

@@ -106,6 +106,10 @@ def _checked(s: Settings, *, had_passcode: bool) -> dict[str, Any]:
         problems.append(f"format must be one of {', '.join(F.values)}")
     if s.match_format not in Match.Format.values:
         problems.append(f"match_format must be one of {', '.join(Match.Format.values)}")
+    elif s.match_format == Match.Format.DUPLICATE:
+        problems.append(
+            "duplicate matches are not yet played in tournaments (their tie-breaks count card points)"
+        )
     target = 1 if s.match_format == Match.Format.SINGLE else s.match_target
     if not 1 <= target <= 99:
         problems.append("match_target must be from 1 to 99")

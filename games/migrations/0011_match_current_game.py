@@ -16,8 +16,7 @@ def current_games_fill(apps: Any, schema_editor: Any) -> None:
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0005_fair_deals"),
-        ("games", "0005_match_managed"),
+        ("games", "0010_merge_0008_bot_push_0009_game_luck"),
     ]
 
     operations = [

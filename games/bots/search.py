@@ -1,0 +1,555 @@
+"""The search bot: perfect-information Monte Carlo over deals sampled from what its seat has seen.
+
+Each decision samples deals consistent with the seat's view (``games.engine.sampling.DealSampler``: the
+cards seen, the face-up card and swaps, cantes, and the voids and limits the public play proves), and on
+each deal scores every legal action by playing the rest of the hand out with a rule-guided policy on the
+engine's own ``Table`` (the same code that decides legality, stepped in place). Once few cards are left
+the deal is solved exactly instead (alpha-beta over the rest of the hand, cantes and the last trick
+included); in Tute 2 once the stock is drawn every card is known, so that solve is the exact answer.
+Pocha bids are chosen by playing each sample out once per candidate bid, the bot steering to that bid
+(taking tricks while short of it, ducking once it has it), and keeping the bid with the best score.
+
+The work per decision is a number of samples and playouts (``Budget``), never a clock, so a decision is
+reproducible for a seed and a budget. Perfect-information Monte Carlo was chosen over information-set
+MCTS for its cost: in pure Python a decision affords a few hundred playouts, and spread over sampled
+deals they buy more than a tree would (docs/PERFORMANCE.md has the figures).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from games.engine import SeatView
+from games.engine.actions import ACTION_OF_CODE, BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
+from games.engine.cards import PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
+from games.engine.sampling import DealSampler
+from games.engine.table import BIDDING, OVER, PARTNER_SINGING, Table, beats, duty_mask
+
+#: A won Tute game is worth this many points of margin (the service rates wins; the bench counts points).
+WIN_BONUS: Final = 30
+#: A tute declared ends the hand: worth more than any margin.
+TUTE_VALUE: Final = 400
+#: The chance a playout seat plays a random legal card instead of the policy's (keeps playouts varied).
+EPSILON: Final = 0.05
+#: The policy's worth of a card kept (points): a trump's base and per step of strength, and the share of
+#: a cante a card of a pair still to sing stands for; the share of a cante a trick is worth when winning it
+#: lets the winner sing.
+KEEP_TRUMP: Final = 3.0
+KEEP_TRUMP_SLOPE: Final = 0.8
+PAIR_KEEP: Final = 0.4
+CANTE_WEIGHT: Final = 0.8
+#: A hand's worth where a playout stops early: per trump (base and per step of strength), per card point
+#: of a side card, and the share of a pair still to sing.
+EST_TRUMP: Final = 4.0
+EST_TRUMP_SLOPE: Final = 1.0
+EST_POINTS: Final = 0.4
+EST_PAIR: Final = 0.7
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """The work a decision may do: ``samples`` deals, at most ``playouts`` playouts over them, and an exact
+    solve once at most ``solve_cards`` cards are left in the hands (Tute 2 with the stock drawn is solved
+    whatever its size)."""
+
+    samples: int = 16
+    playouts: int = 96
+    solve_cards: int = 12
+    solve_nodes: int = 20000
+    horizon: int = 0  # Tute: tricks a playout plays before the position is scored (0: to the end)
+    prior: float = 0.0
+    #: Inference from the others' choices: a sampled deal in which another seat's past card is not the
+    #: one the playout policy would have played there counts this much (1: no inference).
+    mismatch: float = 1.0
+    draws: int = 1  # deals sampled per deal kept, when weighing them  # points of value given to the rule bot's choice (a guide where samples are few)
+
+
+class SearchBot:
+    """A bot (``games.bots.Bot``): ``bot(view, legal, rng)``; ``choose_full`` is the bench-only cheat."""
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.budget = budget or Budget()
+
+    def __call__(self, view: SeatView, legal: tuple[str, ...], rng: random.Random, /) -> str:
+        if not legal:
+            raise ValueError(f"seat {view.seat} has no legal action to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        assert view.seat is not None
+        sampler = DealSampler(view)
+        budget = self.budget
+        if view.game == "tute2" and view.stock_size == 0 and view.faceup is None:
+            samples = 1  # every card is known: the one deal is the real one
+        else:
+            samples = budget.samples
+        tables: list[Table] = []
+        weights: list[float] = []
+        for _ in range(samples):
+            table = None
+            weight = 1.0
+            for _ in range(budget.draws if budget.mismatch < 1.0 and samples > 1 else 1):
+                seen = [1.0]
+
+                def watch(t: Table, legal: list[int], action: int, seen: list[float] = seen) -> None:
+                    if t.to_act != view.seat and greedy(t, legal) != action:
+                        seen[0] *= budget.mismatch
+
+                found = sampler.sample(rng, watch if budget.mismatch < 1.0 else None)
+                if found is not None and (table is None or seen[0] > weight):
+                    table, weight = found, seen[0]
+                if weight >= 1.0:
+                    break
+            if table is not None:
+                tables.append(table)
+                weights.append(weight)
+        if not tables:
+            from .rule import choose as rule_choose  # a rare spot the sampler cannot fill
+
+            return rule_choose(view, legal, rng)
+        prior = None
+        if budget.prior:
+            from .rule import choose as rule_choose
+
+            prior = ACTION_OF_CODE[rule_choose(view, legal, random.Random(rng.random()))]
+        return self._decide(tables, legal, view.seat, rng, prior=prior, weights=weights)
+
+    def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
+        """The cheat: the same search on the real deal (every hand seen). Bench only, never offered."""
+        if len(legal) == 1:
+            return legal[0]
+        return self._decide([table.clone()], legal, table.to_act, rng, repeat=True)
+
+    # -- the decision -----------------------------------------------------------------------------
+    def _decide(
+        self,
+        tables: list[Table],
+        legal: tuple[str, ...],
+        seat: int,
+        rng: random.Random,
+        *,
+        repeat: bool = False,
+        prior: int | None = None,
+        weights: list[float] | None = None,
+    ) -> str:
+        budget = self.budget
+        actions = [ACTION_OF_CODE[code] for code in legal]
+        totals = dict.fromkeys(actions, 0.0)
+        counts = dict.fromkeys(actions, 0.0)
+        if weights is None:
+            weights = [1.0] * len(tables)
+        first = tables[0]
+        cards_left = sum(h.bit_count() for h in first.hands) + len(first.trick)
+        exact = first.rules.is_tute and (
+            cards_left <= budget.solve_cards
+            or (first.rules.has_stock and first.faceup < 0 and first.stock_size == 0)
+        )
+        if exact:
+            for table, weight in zip(tables, weights, strict=True):
+                solver = Solver(table, seat, budget.solve_nodes)
+                for action in actions:
+                    if action in table.legal_ids():
+                        child = table.clone()
+                        child.step(action)
+                        value = solver.value(child)
+                        if value is None:  # past its node budget: a playout instead
+                            value = _playout_value(child, seat, rng)
+                        totals[action] += weight * value
+                        counts[action] += weight
+        else:
+            rounds = max(1, budget.playouts // max(1, len(actions)))
+            if not repeat:
+                rounds = min(rounds, len(tables))
+            for r in range(rounds):
+                table = tables[r % len(tables)]
+                weight = weights[r % len(tables)]
+                available = table.legal_ids()
+                seed = rng.random()  # every action's playout on this deal shares its randomness
+                for action in actions:
+                    if action not in available:
+                        continue  # the sample's own window differs (a draw the view does not show)
+                    child = table.clone()
+                    child.step(action)
+                    totals[action] += weight * _playout_value(
+                        child, seat, random.Random(seed), budget.horizon
+                    )
+                    counts[action] += weight
+        scored = [a for a in actions if counts[a]]
+        if not scored:
+            return legal[0]
+        bonus = dict.fromkeys(scored, 0.0)
+        if prior in bonus:
+            bonus[prior] = budget.prior
+        best = max(scored, key=lambda a: (totals[a] / counts[a] + bonus[a], -a))
+        return CODE_OF_ACTION[best]
+
+
+# -- values -----------------------------------------------------------------------------------------
+
+
+def _pocha_value(table: Table, seat: int) -> float:
+    """The hand just finished: the seat's score against the other seats' mean."""
+    scores = table.hand_results[-1].scores
+    return scores[seat] - (sum(scores) - scores[seat]) / (len(scores) - 1)
+
+
+def _tute_value(table: Table, seat: int) -> float:
+    side = table.side_of(seat)
+    scores = table.result_scores
+    margin = scores[side] - scores[1 - side]
+    if table.tute_by >= 0:
+        return TUTE_VALUE if side in table.result_winners else -TUTE_VALUE
+    return margin + (WIN_BONUS if side in table.result_winners else -WIN_BONUS)
+
+
+def _playout_value(table: Table, seat: int, rng: random.Random, horizon: int = 0) -> float:
+    """Play the hand out in place with the policy; the seat's value at its end, or after ``horizon``
+    more tricks (Tute), scored as the margin so far and what the hands left are worth."""
+    if table.rules.is_tute:
+        stop = table.tricks_done + horizon + (1 if table.trick else 0) if horizon else 1 << 30
+        while table.phase != OVER:
+            if table.tricks_done >= stop and not table.trick and table.phase != PARTNER_SINGING:
+                return _tute_estimate(table, seat)
+            table.step(policy(table, rng))
+        return _tute_value(table, seat)
+    hand = table.hand_no
+    while table.hand_no == hand and table.phase != OVER:
+        table.step(policy(table, rng))
+    return _pocha_value(table, seat)
+
+
+def _tute_estimate(t: Table, seat: int) -> float:
+    """A Tute position mid-hand: the margin so far plus the worth of each side's hand (trumps by
+    strength, pairs still to sing, the aces and threes that will take points)."""
+    side = t.side_of(seat)
+    scores = t.side_scores()
+    value = float(scores[side] - scores[1 - side])
+    for other in range(t.n):
+        worth = _hand_worth(t, other)
+        value += worth if t.side_of(other) == side else -worth
+    return value
+
+
+def _hand_worth(t: Table, seat: int) -> float:
+    hand = t.hands[seat]
+    trump = t.trump
+    worth = 0.0
+    cards = hand
+    while cards:
+        low = cards & -cards
+        card = low.bit_length() - 1
+        cards ^= low
+        if SUIT_OF[card] == trump:
+            worth += EST_TRUMP + EST_TRUMP_SLOPE * STRENGTH[card]
+        else:
+            worth += EST_POINTS * POINTS[card]
+    if t.rules.cantes_in_arrastre or t.faceup >= 0:
+        for suit in range(4):
+            if not (t.sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]:
+                worth += EST_PAIR * (40 if suit == trump else 20)
+    return worth
+
+
+# -- the playout policy: rule-guided, on the engine's table ---------------------------------------
+
+
+def policy(t: Table, rng: random.Random) -> int:
+    """A quick sensible action for the seat to act: swaps and cantes always, cheap winners for tricks
+    worth taking, cheap discards otherwise; in Pocha, play to the bid. Now and then a random card."""
+    legal = t.legal_ids()
+    if len(legal) == 1:
+        return legal[0]
+    if t.phase not in (BIDDING, PARTNER_SINGING) and rng.random() < EPSILON:
+        cards = [a for a in legal if a < EXCHANGE]
+        if len(cards) == len(legal):
+            return rng.choice(cards)
+    return greedy(t, legal)
+
+
+def greedy(t: Table, legal: list[int]) -> int:
+    """The policy's choice among ``legal``, without randomness."""
+    if len(legal) == 1:
+        return legal[0]
+    phase = t.phase
+    if phase == BIDDING:
+        return _policy_bid(t, legal)
+    if phase == PARTNER_SINGING:
+        return _best_sing(t, legal)
+    if legal[-1] >= EXCHANGE:
+        if SING_TUTE in legal:
+            return SING_TUTE
+        for a in legal:
+            if EXCHANGE <= a < SING:
+                return a
+        sing = _best_sing(t, legal)
+        if sing != PASS:
+            return sing
+    cards = [a for a in legal if a < EXCHANGE]
+    if len(cards) == 1:
+        return cards[0]
+    if t.rules.is_tute:
+        return _tute_card(t, cards)
+    return _pocha_card(t, cards)
+
+
+def _best_sing(t: Table, legal: list[int]) -> int:
+    sings = [a for a in legal if SING <= a < SING_TUTE]
+    if not sings:
+        return PASS
+    return max(sings, key=lambda a: a - SING == t.trump)
+
+
+def _keep(t: Table, seat: int, card: int) -> float:
+    """What a card is worth kept for later tricks: trumps by strength, and each card of a pair still to
+    be sung (half the cante)."""
+    suit = SUIT_OF[card]
+    value = 0.0
+    if suit == t.trump:
+        value += KEEP_TRUMP + KEEP_TRUMP_SLOPE * STRENGTH[card]
+    pair = PAIR_MASK[suit]
+    if (pair >> card) & 1 and not (t.sung >> suit) & 1 and t.hands[seat] & pair == pair:
+        value += (40 if suit == t.trump else 20) * PAIR_KEEP
+    return value
+
+
+def _cante_after(t: Table, seat: int, spent: int) -> float:
+    """The cante ``seat`` could sing on winning this trick without card ``spent``."""
+    if not t.rules.is_tute or (not t.rules.cantes_in_arrastre and t.faceup < 0):
+        return 0.0
+    hand = t.hands[seat] & ~(1 << spent)
+    best = 0
+    for suit in range(4):
+        if not (t.sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]:
+            best = max(best, 40 if suit == t.trump else 20)
+    return best * CANTE_WEIGHT
+
+
+def _tute_card(t: Table, cards: list[int]) -> int:
+    if t.n == 2:
+        return _tute2_card(t, cards)
+    trump = t.trump
+    trick = t.trick
+    me = t.to_act
+    if not trick:
+        return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c), STRENGTH[c]))
+    last = len(trick) == t.n - 1
+    win_card = t.win_card
+    if t.side_of(t.win_seat) == t.side_of(me):
+        if last or (len(trick) == 2 and t.win_seat != (me + 1) % 4):
+            # the partner holds the trick: load points onto it, keeping trumps
+            return max(cards, key=lambda c: (SUIT_OF[c] != trump, POINTS[c] - _keep(t, me, c), -STRENGTH[c]))
+        return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c), STRENGTH[c]))
+    winners = [c for c in cards if beats(c, win_card, trump)]
+    if winners:
+        value = sum(POINTS[c] for c in trick)
+        cheapest = min(
+            winners, key=lambda c: (SUIT_OF[c] == trump and SUIT_OF[trick[0]] != trump, STRENGTH[c])
+        )
+        if last or value + POINTS[cheapest] >= 10 or SUIT_OF[cheapest] != trump:
+            return cheapest
+    return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c), STRENGTH[c]))
+
+
+def _tute2_card(t: Table, cards: list[int]) -> int:
+    """Two players, every card of the sample seen: a one-trick look-ahead against the other hand's
+    replies the duties allow, counting the trick's points, the cante winning it opens, and what each
+    card is worth kept."""
+    me = t.to_act
+    other = 1 - me
+    trump = t.trump
+    trick = t.trick
+    if trick:
+        lead = trick[0]
+        taken = POINTS[lead]
+        best_card, best = cards[0], -1e9
+        for c in cards:
+            if beats(c, lead, trump):
+                v = taken + POINTS[c] + _cante_after(t, me, c)
+            else:
+                v = -(taken + POINTS[c]) - _cante_after(t, other, lead)
+            v -= _keep(t, me, c)
+            if v > best:
+                best_card, best = c, v
+        return best_card
+    stock_open = t.faceup >= 0
+    rules = t.rules
+    their = t.hands[other]
+    best_card, best = cards[0], -1e9
+    for c in cards:
+        replies = duty_mask(rules, trump, (c,), me, c, stock_open, other, their)
+        worst = 1e9
+        while replies:
+            low = replies & -replies
+            r = low.bit_length() - 1
+            replies ^= low
+            if beats(r, c, trump):
+                v = -(POINTS[c] + POINTS[r]) - _cante_after(t, other, r)
+            else:
+                v = POINTS[c] + POINTS[r] + _cante_after(t, me, c)
+            v += _keep(t, other, r)
+            if v < worst:
+                worst = v
+        worst -= _keep(t, me, c)
+        if worst > best:
+            best_card, best = c, worst
+    return best_card
+
+
+def _pocha_card(t: Table, cards: list[int]) -> int:
+    me = t.to_act
+    trump = t.trump
+    need = t.bids[me] - t.tricks_won[me]
+    trick = t.trick
+    if not trick:
+        if need > 0:
+            return max(cards, key=lambda c: (STRENGTH[c] + (20 if SUIT_OF[c] == trump else 0), -c))
+        return min(cards, key=lambda c: (STRENGTH[c] + (20 if SUIT_OF[c] == trump else 0), c))
+    winners = [c for c in cards if beats(c, t.win_card, trump)]
+    if need > 0:
+        if winners:
+            last = len(trick) == t.n - 1
+            pick = min if last else max
+            return pick(winners, key=lambda c: (STRENGTH[c] + (20 if SUIT_OF[c] == trump else 0), c))
+        return min(cards, key=lambda c: (STRENGTH[c] + (20 if SUIT_OF[c] == trump else 0), c))
+    losers = [c for c in cards if c not in winners]
+    if losers:  # duck with the strongest card that still loses
+        return max(losers, key=lambda c: (STRENGTH[c] + (20 if SUIT_OF[c] == trump else 0), c))
+    return min(cards, key=lambda c: (STRENGTH[c] + (20 if SUIT_OF[c] == trump else 0), c))
+
+
+def hand_tricks(t: Table, seat: int) -> float:
+    """A quick count of the tricks a Pocha hand should take: high trumps, aces, and the threes."""
+    hand = t.hands[seat]
+    trump = t.trump
+    expected = 0.0
+    k = hand.bit_count()
+    trumps = (hand & SUIT_MASK[trump]).bit_count()
+    for suit in range(4):
+        cards = hand & SUIT_MASK[suit]
+        while cards:
+            low = cards & -cards
+            card = low.bit_length() - 1
+            cards ^= low
+            strength = STRENGTH[card]
+            if suit == trump:
+                expected += 1.0 if strength >= 10 else 0.6 if strength >= 8 else 0.35
+            elif strength == 12:
+                expected += 0.8 if k > 2 else 0.5
+            elif strength == 11:
+                expected += 0.4 if k > 3 else 0.2
+    if trumps >= 2 and k >= 4:
+        expected += 0.3
+    return expected
+
+
+def _policy_bid(t: Table, legal: list[int]) -> int:
+    expected = hand_tricks(t, t.to_act)
+    return min(legal, key=lambda a: (abs(a - BID - expected), a))
+
+
+# -- the exact solver -------------------------------------------------------------------------------
+
+
+class Solver:
+    """Alpha-beta over the rest of a Tute hand with every card known, on the engine's table: the value
+    is the seat's side's final margin from here on (cantes and the last trick included); a tute declared
+    is worth ``TUTE_VALUE``. Positions between tricks are remembered with their bound."""
+
+    def __init__(self, root: Table, seat: int, max_nodes: int) -> None:
+        self.side = root.side_of(seat)
+        self.nodes = 0
+        self.max_nodes = max_nodes
+        self.memo: dict[tuple[object, ...], tuple[float, int]] = {}
+
+    def value(self, table: Table) -> float | None:
+        """The seat's value of ``table`` played out perfectly (as ``_tute_value`` scores a finished hand);
+        None when the solve needs more than its nodes."""
+        if table.phase == OVER:
+            return self._final(table)
+        self.nodes = 0
+        try:
+            future = self._search(table, -10_000.0, 10_000.0)
+        except _OutOfNodes:
+            return None
+        if abs(future) >= TUTE_VALUE / 2:
+            return future  # a tute declared settles the hand
+        total = self._margin(table) + future
+        return total + (WIN_BONUS if total > 0 else -WIN_BONUS if total < 0 else 0)
+
+    def _margin(self, t: Table) -> float:
+        scores = t.side_scores()
+        return float(scores[self.side] - scores[1 - self.side])
+
+    def _final(self, t: Table) -> float:
+        if t.tute_by >= 0:
+            return TUTE_VALUE if self.side in t.result_winners else -TUTE_VALUE
+        margin = self._margin(t)
+        return margin + (WIN_BONUS if self.side in t.result_winners else -WIN_BONUS)
+
+    def _search(self, t: Table, alpha: float, beta: float) -> float:
+        """The margin still to come from ``t`` (tute: +/- TUTE_VALUE)."""
+        if t.phase == OVER:
+            if t.tute_by >= 0:
+                return TUTE_VALUE if t.side_of(t.tute_by) == self.side else -TUTE_VALUE
+            return 0.0
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _OutOfNodes
+        key = None
+        if not t.trick:
+            key = (t.hands, t.to_act, t.sung, t.window_sang, t.phase, t.faceup, t.pre_draw)
+            found = self.memo.get(key)
+            if found is not None:
+                value, bound = found
+                if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
+                    return value
+        ours = t.side_of(t.to_act) == self.side
+        before = self._margin(t)
+        legal = t.legal_ids()
+        # cantes and swaps first, then the strongest cards: cuts come sooner
+        legal.sort(key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
+        best = -1e9 if ours else 1e9
+        low, high = alpha, beta
+        for action in legal:
+            child = t.clone()
+            child.step(action)
+            gain = self._margin(child) - before if child.phase != OVER else self._over_gain(child, before)
+            value = gain + self._search(child, low - gain, high - gain)
+            if ours:
+                if value > best:
+                    best = value
+                    low = max(low, value)
+            elif value < best:
+                best = value
+                high = min(high, value)
+            if low >= high:
+                break
+        if key is not None:
+            self.memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
+        return best
+
+    def _over_gain(self, t: Table, before: float) -> float:
+        if t.tute_by >= 0:
+            return 0.0
+        return self._margin(t) - before
+
+
+class _OutOfNodes(Exception):
+    pass
+
+
+class CheatBot:
+    """The bench's ceiling: the search bot's search on the real deal, every hand seen. It cannot play
+    from a view (``arena`` hands it the state), is not registered, and is never offered to users."""
+
+    sees_all: Final = True
+
+    def __init__(self, budget: Budget | None = None) -> None:
+        self.search = SearchBot(budget)
+
+    def __call__(self, view: SeatView, legal: tuple[str, ...], rng: random.Random, /) -> str:
+        raise TypeError("the cheat bot sees every hand: only the bench's arena can seat it")
+
+    def choose_seeing_all(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
+        return self.search.choose_full(table, legal, rng)

@@ -1,0 +1,64 @@
+"""The ladder's API views in the games app: a bot's validation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.ladder.models import Validation
+from games.ladder.selectors import notices_of
+from games.models import Player
+from games.streams import incident_notices
+
+
+def validation_out(validation: Validation) -> dict[str, Any]:
+    return {
+        "game": validation.game,
+        "status": validation.status,
+        "passed": validation.passed,
+        "required": validation.required,
+        "failure_reason": validation.failure_reason,
+        "failure_incident": validation.failure_id,
+    }
+
+
+class ValidationOutput(serializers.Serializer):
+    game = serializers.CharField()
+    status = serializers.ChoiceField(choices=Validation.Status.choices)
+    passed = serializers.IntegerField()
+    required = serializers.IntegerField()  # type: ignore[assignment]  # (popped by the metaclass)
+    failure_reason = serializers.CharField()
+    failure_incident = serializers.IntegerField(allow_null=True, help_text="The incident that failed it.")
+
+
+class MyNoticesApi(APIView):
+    """Polling's counterpart of the stream's action_refused, timeout and forfeit_warning events."""
+
+    permission_classes = [IsAuthenticated]
+
+    class FilterSerializer(serializers.Serializer):
+        class Meta:
+            ref_name = "NoticesParams"
+
+        after = serializers.IntegerField(
+            required=False, min_value=0, help_text="The last notice id seen; without it, the last 5 minutes."
+        )
+
+    @extend_schema(parameters=[FilterSerializer])
+    def get(self, request: Request) -> Response:
+        params = self.FilterSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        player = Player.objects.filter(user_id=request.user.pk or 0).first()
+        notices: list[dict[str, Any]] = []
+        incidents = (
+            [] if player is None else notices_of(player=player, after=params.validated_data.get("after"))
+        )
+        for incident in incidents:
+            notices.extend({"id": incident.pk, **n} for n in incident_notices(incident))
+        return Response({"results": notices, "last": max((n["id"] for n in notices), default=None)})

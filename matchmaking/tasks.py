@@ -1,0 +1,41 @@
+"""Celery adapters for the ladder: take ids, call one service."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.db import OperationalError
+
+from games.ladder.services import ladder_match_finished
+from matchmaking.services import ladder_tick
+
+log = logging.getLogger(__name__)
+
+
+@shared_task(
+    name="matchmaking.match_finished",
+    acks_late=True,
+    soft_time_limit=20,
+    time_limit=40,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def ladder_match_finished_task(match_id: int) -> None:
+    """Count a finished validation match, free the bots of a finished ladder match; once per match."""
+    ladder_match_finished(match_id=match_id)
+
+
+@shared_task(name="matchmaking.tick", acks_late=True, soft_time_limit=50, time_limit=60)
+def matchmaker_tick() -> int:
+    """Periodic (celery beat): start due validation matches, pair the online ladder bots."""
+    report = ladder_tick()
+    log.info(
+        "ladder tick: %d matches, %d validation matches, %d settled in %.4f s",
+        report.matches,
+        report.validations,
+        report.settled,
+        report.seconds,
+    )
+    return report.matches

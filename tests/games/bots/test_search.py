@@ -1,0 +1,83 @@
+"""The search bot (issue 19): legal in every game and flag set, reproducible for a seed and a budget,
+and the cheat stays on the bench."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from games.bots import BOT_LEVELS, BOTS, get_bot
+from games.bots.arena import play_game
+from games.bots.search import Budget, CheatBot, SearchBot, Solver
+from games.engine import Rules, State, export_record, load_record, replay
+from games.engine.cards import INDEX_OF_CODE
+
+from ..engine.test_properties import games
+
+QUICK = SearchBot(Budget(samples=3, playouts=12, solve_cards=8, solve_nodes=2000))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=games(), opponent=st.sampled_from(["random", "rule"]))
+def test_search_plays_every_game_and_flag_set_legally(
+    game: tuple[Rules, int, str, int], opponent: str
+) -> None:
+    rules, dealer, seed, choices = game
+    other = get_bot(opponent)
+    bots = [QUICK if seat % 2 == choices % 2 else other for seat in range(rules.players)]
+    # the arena refuses an illegal action (BotError); the engine then replays the record
+    state = play_game(rules, bots, seed=seed, dealer=dealer, rng_seed=choices)
+    record = load_record(export_record(state, seed=seed))
+    again = replay(record)
+    assert again.is_terminal() and again.result() == state.result()
+
+
+def test_search_is_reproducible_for_a_seed_and_a_budget() -> None:
+    rules = Rules.build("tute4")
+    bots = [QUICK, get_bot("rule")] * 2
+    first = play_game(rules, bots, seed="same", rng_seed="same")
+    second = play_game(rules, bots, seed="same", rng_seed="same")
+    assert first.history() == second.history()
+
+
+def test_the_levels_and_the_cheat() -> None:
+    assert BOT_LEVELS == ("random", "rule", "search")
+    assert isinstance(BOTS["search"], SearchBot)
+    assert "cheat" not in BOTS and "cheat" not in BOT_LEVELS
+    rules = Rules.build("tute2")
+    state = State.new(rules, seed="c")
+    cheat = CheatBot(Budget(samples=2, playouts=8))
+    try:
+        cheat(state.view(0), state.legal_actions(), random.Random(0))
+    except TypeError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("the cheat must not play from a view")
+    # seated by the arena it sees the table and plays legally
+    done = play_game(rules, [cheat, get_bot("rule")], seed="c")
+    assert done.is_terminal()
+
+
+def test_the_solver_takes_the_last_trick_that_wins_the_game() -> None:
+    """Tute 2 with the stock drawn: one card each, the solver's value is the exact margin."""
+    rules = Rules.build("tute2")
+    rng = random.Random(3)
+    state = State.new(rules, seed="solve")
+    while state.table.faceup >= 0 or state.table.stock_size:
+        state = state.apply(rng.choice(state.legal_actions()))
+    # play on until two cards are left in all, then compare the solver with the true end
+    while sum(h.bit_count() for h in state.table.hands) + len(state.table.trick) > 2:
+        state = state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player()
+    assert seat is not None
+    value = Solver(state.table, seat, 1000).value(state.table.clone())
+    end = state
+    while not end.is_terminal():
+        end = end.apply(end.legal_actions()[0])
+    result = end.result()
+    assert result is not None
+    margin = result.scores[seat] - result.scores[1 - seat]
+    assert value is not None and abs(value) >= abs(margin)
+    assert INDEX_OF_CODE  # the module's card table is importable alongside

@@ -1,0 +1,78 @@
+"""A duplicate match end to end with a real Celery worker (issue 20): a person and three house bots play
+a Tute 4 board twice, the pairs changing sides, and the records verify (RULES.md 11)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.engine.verify import verify_document
+from games.models import Action, Game, Match
+from tests.games.test_workers import (  # noqa: F401 (the worker fixtures of that module)
+    MATCH_SECONDS,
+    api_client,
+    broker,
+    new_player,
+    slot,
+    worker,
+)
+from tests.workers import Worker
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_tute4_duplicate_board_is_played_from_both_sides_with_house_bots(worker: Worker) -> None:  # noqa: F811
+    person, token = new_player("duplicate-person")
+    client = api_client(token)
+    created = client.post(
+        "/api/v1/matches/",
+        {
+            "game": "tute4",
+            "format": "duplicate",
+            "games": 1,
+            "client_seed": "my own dice 3 5 1",
+            "seats": [{"player": person.handle}, {"bot": "rule"}, {"bot": "random"}, {"bot": "rule"}],
+        },
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    committed = created.json()["seed_sha256"]
+    rng = random.Random(7)
+    deadline = time.monotonic() + 2 * MATCH_SECONDS
+    seen_maps = set()
+    while True:
+        view = client.get(f"/api/v1/matches/{match_id}/view/").json()
+        if view["status"] != "in_progress":
+            break
+        seen_maps.add(tuple(view["seat_map"]))
+        if view["legal"]:
+            assert view["to_act"] == 0 == view["seat"]
+            response = client.post(
+                f"/api/v1/matches/{match_id}/actions/",
+                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
+                format="json",
+            )
+            assert response.status_code == 200, response.content
+            continue
+        assert time.monotonic() < deadline, f"stalled at ply {view['ply']}\n{worker.log_tail()}"
+        time.sleep(0.03)
+
+    match = Match.objects.get(pk=match_id)
+    assert match.status == Match.Status.FINISHED, match.finish_reason
+    assert seen_maps == {(0, 1, 2, 3), (1, 2, 3, 0)}
+    first, second = Game.objects.filter(match=match).order_by("number")
+    assert first.seed == second.seed and first.dealer == second.dealer
+    assert first.client_seeds[0] == "my own dice 3 5 1"
+    assert match.result is not None and match.result["format"] == "duplicate"
+    assert sum(match.result["score_difference"]) == 0
+    # the person's moves are match seat 0's in both plays; the bots' are the house bots'
+    for action in Action.objects.filter(match=match):
+        assert (action.seat == 0) == (action.kind == Action.Kind.MOVE)
+    answer = APIClient().get(f"/api/v1/matches/{match_id}/record/").json()
+    assert answer["games"][0]["record"]["seed_sha256"] == committed
+    verified = verify_document(answer)
+    assert len(verified) == 2 and all(v.ok for v in verified), [v.to_dict() for v in verified]

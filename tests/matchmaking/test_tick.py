@@ -1,0 +1,93 @@
+"""The matchmaker's tick through the services: who is paired, the limits, rated ladder matches."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from games.ladder.models import BotProfile, LadderMatch, Validation
+from games.ladder.services import bot_seen, ladder_games_set, ladder_match_finished
+from games.models import Match, Player
+from matchmaking.services import ladder_tick
+from tests.factories import BotPlayerFactory, UserFactory
+from tests.games.conftest import play_to_end
+
+pytestmark = pytest.mark.django_db
+
+
+def ladder_bot(owner: Any = None, games: tuple[str, ...] = ("tute2",), online: bool = True) -> Player:
+    bot = BotPlayerFactory(owner=owner or UserFactory())
+    ladder_games_set(owner=bot.owner, handle=bot.handle, games=list(games))
+    if online:
+        bot_seen(player=bot)
+    return bot
+
+
+def test_online_validated_ladder_bots_are_paired_in_rated_matches() -> None:
+    a, b = ladder_bot(), ladder_bot()
+    offline = ladder_bot(online=False)
+    unvalidated = ladder_bot()
+    Validation.objects.filter(player=unvalidated, game="tute2").update(
+        status=Validation.Status.PENDING, required=3
+    )
+
+    report = ladder_tick(rng=random.Random(0))
+
+    ladder = LadderMatch.objects.filter(kind="ladder")
+    assert report.matches == 1 and ladder.count() == 1
+    match = ladder.get().match
+    assert match.rated and match.status == Match.Status.IN_PROGRESS
+    assert {s.player for s in match.seats.all()} == {a, b}
+    assert not LadderMatch.objects.filter(bots=offline).exists()
+    # the unvalidated bot got its validation match instead
+    assert LadderMatch.objects.get(bots=unvalidated).kind == "validation"
+
+
+def test_the_limits_per_bot_and_per_owner_hold(settings: Any) -> None:
+    settings.TUTE_LADDER_MAX_CONCURRENT = 1
+    settings.TUTE_LADDER_OWNER_MAX_CONCURRENT = 2
+    owner = UserFactory()
+    mine = [ladder_bot(owner) for _ in range(3)]
+    other = ladder_bot()
+
+    for seed in range(3):
+        ladder_tick(rng=random.Random(seed))
+
+    active = LadderMatch.objects.filter(kind="ladder", finished=False)
+    assert active.filter(bots=other).count() == 1  # one at a time per bot
+    assert sum(active.filter(bots=bot).count() for bot in mine) == 2  # two at a time for the owner
+    # a finished match frees its bots
+    match = active.filter(bots=other).get().match
+    play_to_end(match.pk, random.Random(0))
+    ladder_match_finished(match_id=match.pk)
+    ladder_tick(rng=random.Random(5))
+    assert active.filter(bots=other).count() == 1
+
+
+def test_the_day_limit_holds(settings: Any) -> None:
+    settings.TUTE_LADDER_MAX_PER_DAY = 1
+    ladder_bot(), ladder_bot()
+    ladder_tick(rng=random.Random(0))
+    (match,) = [lm.match for lm in LadderMatch.objects.filter(kind="ladder")]
+    play_to_end(match.pk, random.Random(0))
+    ladder_match_finished(match_id=match.pk)
+
+    assert ladder_tick(rng=random.Random(1)).matches == 0
+
+
+def test_tute4_and_pocha_tables() -> None:
+    bots = [ladder_bot(games=("tute4", "pocha")) for _ in range(3)]
+
+    ladder_tick(rng=random.Random(0))
+
+    tables = {lm.game: lm.match for lm in LadderMatch.objects.filter(kind="ladder")}
+    assert set(tables) <= {"tute4", "pocha"} and tables
+    for game, match in tables.items():
+        seats = list(match.seats.order_by("index"))
+        assert len(seats) == 4 and match.rated
+        assert sum(s.player_id is not None for s in seats) >= 1
+        if game == "tute4":
+            assert seats[2].bot_level == "rule"  # the first bot's house partner
+    assert BotProfile.objects.filter(player__in=bots).count() == 3

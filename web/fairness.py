@@ -1,0 +1,100 @@
+"""The finished-match page's "verify this deal" panel: what it is handed, so that the browser can check
+docs/RULES.md section 11 alone (web/static/web/verify.js: SHA-256 and the Fisher-Yates of section 7).
+
+The panel gets the revealed seeds (as the record API serves them) and the decks the server dealt from,
+and recomputes the second from the first; it asks the server nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from games.engine.fair import commitment
+from games.models import Game, Match
+from games.states import match_rules
+
+
+def verify_panel(match: Match) -> list[dict[str, Any]] | None:
+    """Per game of a finished match: its revealed seeds (as its record reveals them), the decks the server
+    dealt and what the shuffle needs to build the canonical deck; None while the match is not finished
+    (the seeds are secret). One query."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    rules = match_rules(match)
+    games = []
+    rows = Game.objects.filter(match=match).exclude(server_seed="").order_by("number")
+    for game in rows.only(
+        "number", "board", "seat_map", "dealer", "seed", "server_seed", "client_seeds", "decks"
+    ):
+        games.append(
+            {
+                "number": game.number,
+                "board": game.board,
+                "seat_map": game.seat_map,
+                "players": rules.players,
+                "dealer": game.dealer,
+                "seed": game.seed,
+                "server_seed": game.server_seed,
+                "seed_sha256": commitment(game.server_seed),
+                "client_seeds": game.client_seeds,
+                "deck48": rules.deck48,
+                "without_twos": rules.without_twos,
+                "hand_size": rules.hand_sizes()[0],
+                "decks": game.decks,
+            }
+        )
+    return games or None
+
+
+def luck_rows(match: Match, my_seat: int | None) -> list[dict[str, Any]] | None:
+    """Per finished game with its luck figure: each side's score next to what its cards average (house
+    bots playing the same deal), and the viewer's own line; None before the end or before any figure."""
+    if match.status != Match.Status.FINISHED:
+        return None
+    pairs = match.game == Match.GameName.TUTE4
+    names: dict[int, list[str]] = {}
+    for seat in match.seats.all():
+        label = seat.player.display_name if seat.player else f"{seat.bot_level} bot"
+        names.setdefault(seat.index % 2 if pairs else seat.index, []).append(label)
+    rows = []
+    games = Game.objects.filter(match=match, luck__isnull=False, result__isnull=False).order_by("number")
+    for game in games.only("number", "seat_map", "luck", "result"):
+        assert game.luck is not None and game.result is not None
+        sides = []
+        for game_side, (score, expected) in enumerate(
+            zip(game.result["scores"], game.luck["expected"], strict=False)
+        ):
+            holder = game.match_seat(game_side)  # a duplicate game's side is held by rotated seats
+            side = holder % 2 if pairs else holder
+            mine = my_seat is not None and (my_seat % 2 if pairs else my_seat) == side
+            sides.append(
+                {
+                    "names": names.get(side, []),
+                    "score": score,
+                    "expected": expected,
+                    "mine": mine,
+                    "skill": round(score - expected, 1),
+                }
+            )
+        rows.append(
+            {"number": game.number, "sides": sides, "mine": next((s for s in sides if s["mine"]), None)}
+        )
+    return rows or None
+
+
+def verify_strings() -> dict[str, str]:
+    return {
+        "commitment": _("Commitment: SHA-256(server seed) = %(got)s, published before play as %(want)s"),
+        "seed": _("Deal seed: SHA-256(%(text)s) = %(got)s; the game was dealt from %(want)s"),
+        "deck": _("Hand %(n)s: %(count)s cards shuffled from the seed, each where the server dealt it"),
+        "deck_bad": _("Hand %(n)s: the shuffle gives %(got)s, but the server dealt %(want)s"),
+        "dealt": _("Seat %(seat)s was dealt: %(cards)s"),
+        "ok": _("verified"),
+        "bad": _("does not match"),
+        "all_ok": _("Every check passed: these cards were fixed before the first card was played."),
+        "some_bad": _("A check failed: this deal is not the one the seeds give."),
+        "game": _("Game %(n)s"),
+        "board": _("board %(n)s"),
+    }
