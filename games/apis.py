@@ -288,6 +288,7 @@ class MatchListCreateApi(PagedList, APIView):
                 for s in v["seats"]
             ]
         match = match_create(
+            capped=True,
             created_by=signed_in(request),
             game=v["game"],
             players=v.get("players"),

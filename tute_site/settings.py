@@ -15,6 +15,7 @@ from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -287,6 +288,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI and ReDoc from this site's static files (drf-spectacular-sidecar), never from a CDN.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tute_site.schema.error_responses",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -365,6 +370,15 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "socket_keepalive": True,
     }
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
+# Matches an account may have open or in play that it created itself (API and website; tournaments'
+# and the ladder's do not count); the next gets 429 too_many_open_matches. 0: no cap.
+TUTE_MAX_OPEN_MATCHES = env_int("TUTE_MAX_OPEN_MATCHES", 20)
+# House-bot turns of matches where nobody (no person, no bot account) sits go on a queue of their own,
+# which every worker reads in turn with the default one (kombu takes from each queue in rotation): a flood
+# of bot-only matches never starves a match with players.
+TUTE_BOT_ONLY_QUEUE = os.environ.get("TUTE_BOT_ONLY_QUEUE", "bots")
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue("celery"), Queue(TUTE_BOT_ONLY_QUEUE)]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

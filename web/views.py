@@ -175,6 +175,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 game=game, players=form.seat_count(), options=form.options()
             )
             match = match_create(
+                capped=True,
                 created_by=me,
                 game=game,
                 players=seats_total,
@@ -304,6 +305,7 @@ def bot_challenge(request: HttpRequest, handle: str) -> HttpResponse:
     total = {"tute2": 2, "tute4": 4, "pocha": 3}[game]
     try:
         match = match_create(
+            capped=True,
             created_by=me,
             game=game,
             players=total if game == "pocha" else None,

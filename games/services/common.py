@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.engine import State
@@ -50,7 +51,8 @@ def turn_started(context: MatchContext) -> None:
     match = context.match
     seat = context.seat_at(match.turn_seat)
     if seat is not None and seat.bot_level:
-        queue_house_bot(match.pk, match.ply)
+        seated = any(s.player_id is not None for s in context.seats)
+        queue_house_bot(match.pk, match.ply, players=seated)
     elif seat is not None:
         queue_push_turn(match, seat)
     publish_match_event(match, context.seats)
@@ -65,10 +67,16 @@ def set_turn(context: MatchContext, state: State, *, also_save: tuple[str, ...] 
     turn_started(context)
 
 
-def queue_house_bot(match_id: int, ply: int) -> None:
+def queue_house_bot(match_id: int, ply: int, *, players: bool = True) -> None:
     """Queue the house bot's move at ``ply`` once this transaction commits; the sweeper re-queues a
-    turn whose task was lost when its deadline passes."""
-    queue_on_commit("games.bot_play_turn", match_id, ply)
+    turn whose task was lost when its deadline passes.
+
+    A match where someone (a person or a bot account) sits goes on the default queue; a match of house
+    bots only goes on ``TUTE_BOT_ONLY_QUEUE``, which workers read in turn with the default one, so a
+    flood of bot-only matches never makes a player wait behind all of their turns.
+    """
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE if players else settings.TUTE_BOT_ONLY_QUEUE
+    queue_on_commit("games.bot_play_turn", match_id, ply, queue=queue)
 
 
 def queue_push_turn(match: Match, seat: Seat) -> None:

@@ -7,6 +7,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -29,6 +30,7 @@ from games.errors import (
     NotInvited,
     NotSeated,
     SeatTaken,
+    TooManyOpenMatches,
     UnknownPlayer,
 )
 from games.events import publish_match_event
@@ -77,6 +79,7 @@ def match_create(
     challenge: bool = True,
     managed: bool = False,
     client_seed: str | None = None,
+    capped: bool = False,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
@@ -98,7 +101,13 @@ def match_create(
     makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
     (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
     organiser's to check.
+
+    ``capped`` (a match asked for by an account, through the API or the website): refused with
+    ``TooManyOpenMatches`` when the creator already has ``TUTE_MAX_OPEN_MATCHES`` matches of their own
+    open or in play, so that no account floods the house bots' workers.
     """
+    if capped:
+        _check_open_matches(created_by)
     if seats is not None:
         if players is None:
             players = len(seats)  # the seats given are the table: never padded with empty ones
@@ -184,6 +193,22 @@ def match_create(
     _start_when_ready(MatchContext(match=match, seats=new_seats, game=None, state=None))
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
     return match
+
+
+def _check_open_matches(creator: Player) -> None:
+    limit = settings.TUTE_MAX_OPEN_MATCHES
+    if limit <= 0:
+        return
+    # The creator's row, locked: two creations at once are counted one after the other.
+    Player.objects.select_for_update().filter(pk=creator.pk).first()
+    live = Match.objects.filter(
+        created_by=creator.user_id, managed=False, status__in=[Match.Status.OPEN, Match.Status.IN_PROGRESS]
+    ).count()
+    if live >= limit:
+        raise TooManyOpenMatches(
+            f"You have {live} matches open or in play; finish or abort one first (at most {limit}).",
+            detail={"limit": limit, "open": live},
+        )
 
 
 @transaction.atomic

@@ -40,8 +40,11 @@ class QueuedTurns:
     def __init__(self) -> None:
         self.turns: list[tuple[int, int]] = []
 
-    def delay(self, match_id: int, ply: int) -> None:
+    def delay(self, match_id: int, ply: int, **options: Any) -> None:
         self.turns.append((match_id, ply))
+
+    def apply_async(self, args: tuple[int, int], **options: Any) -> None:
+        self.delay(*args)
 
 
 @pytest.fixture

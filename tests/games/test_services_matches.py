@@ -35,6 +35,7 @@ from games.errors import (
     NotYourTurn,
     SeatTaken,
     StalePly,
+    TooManyOpenMatches,
     UnknownPlayer,
 )
 from games.models import Action, Game, Match, Player, Seat
@@ -1156,3 +1157,46 @@ def test_seats_set_the_player_count_or_must_agree_with_it(make_player: Callable[
     assert match.num_players == 3 and match.seats.count() == 3
     with pytest.raises(InvalidSeats, match="3 seats were given for 4 players"):
         match_create(created_by=creator, game="pocha", players=4, seats=three)
+
+
+# -- fair scheduling and the open-match cap --------------------------------------------------------------
+
+
+def test_house_bot_turns_of_bot_only_matches_go_on_their_own_queue(
+    player: Player, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    # given: a match with a person and a house bot to act, and one of house bots only
+    queues: list[tuple[str, Any]] = []
+
+    def record(task: Task, args: Any = None, kwargs: Any = None, **options: Any) -> None:
+        queues.append((task.name, options.get("queue")))
+
+    with (
+        mock.patch.object(Task, "apply_async", autospec=True, side_effect=record),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        match_create(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        )
+        match_create(created_by=player, game="pocha", seats=[SeatSpec(bot="rule")] * 3)
+
+    # then: the person's match on the default queue, the bot-only one on the bots' queue
+    turns = [queue for name, queue in queues if name == bot_play_turn.name]
+    assert turns == [settings.CELERY_TASK_DEFAULT_QUEUE, settings.TUTE_BOT_ONLY_QUEUE]
+    assert settings.TUTE_BOT_ONLY_QUEUE in [q.name for q in settings.CELERY_TASK_QUEUES]
+
+
+def test_an_account_may_have_only_so_many_open_matches(player: Player, settings: Any) -> None:
+    settings.TUTE_MAX_OPEN_MATCHES = 2
+    for _ in range(2):
+        match_create(created_by=player, game="tute2", capped=True)
+
+    with pytest.raises(TooManyOpenMatches) as refused:
+        match_create(created_by=player, game="tute2", capped=True)
+
+    assert refused.value.http_status == 429
+    assert refused.value.detail == {"limit": 2, "open": 2}
+    # a finished or aborted one frees its place; tournaments and the ladder are not capped
+    match_abort(match_id=Match.objects.filter(created_by=player.user).first().pk, by=player)  # type: ignore[union-attr]
+    match_create(created_by=player, game="tute2", capped=True)
+    match_create(created_by=player, game="tute2")
