@@ -296,6 +296,7 @@ SPECTACULAR_SETTINGS = {
         "MatchFormatEnum": "games.models.Match.Format",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "HouseBotLevelEnum": "games.bots.BOT_LEVELS",
+        "GameEnum": "games.models.Match.GameName",
     },
 }
 
@@ -313,6 +314,14 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# Open streams (the bots' event stream, the match page's live feed) per account, per client address and
+# per web process (0: no cap). Past the first two: 429 too_many_streams; past the third: 503
+# streams_busy. Keep the per-process cap below the process's request threads (gunicorn's --threads), so
+# requests always find a thread. With CACHE_URL the account and address caps hold across processes.
+TUTE_STREAMS_PER_ACCOUNT = env_int("TUTE_STREAMS_PER_ACCOUNT", 3)
+TUTE_STREAMS_PER_ADDRESS = env_int("TUTE_STREAMS_PER_ADDRESS", 10)
+TUTE_STREAMS_PER_PROCESS = env_int("TUTE_STREAMS_PER_PROCESS", 8)
 
 # --- Celery ---------------------------------------------------------------------------------------------
 
@@ -334,6 +343,15 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_CONNECTION_RETRY = True
     CELERY_BROKER_CONNECTION_MAX_RETRIES = None
     CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+    # A task queued while Redis is away (the house bot's next turn, queued on commit) is retried for
+    # about 10 s instead of 0.6 s, so a restart does not leave the turn to the sweeper; a longer outage
+    # still does (turn deadlines, TUTE_SWEEP_SECONDS).
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {
+        "max_retries": env_int("TUTE_BROKER_PUBLISH_RETRIES", 12),
+        "interval_start": 0,
+        "interval_step": 0.5,
+        "interval_max": 1,
+    }
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("TUTE_BROKER_VISIBILITY_TIMEOUT", 3600),
         "retry_on_timeout": True,

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.bots import get_bot
@@ -32,6 +33,7 @@ from games.selectors import cache_state, game_state
 from games.services.common import (
     lock_loaded,
     lock_match,
+    queue_house_bot,
     set_turn,
     side_of,
     sides,
@@ -424,6 +426,27 @@ def match_resign(*, match_id: int, player: Player) -> Match:
         raise NotSeated()
     _concede(match, seat.index, reason="resigned")
     return match
+
+
+@transaction.atomic
+def house_bot_turns_requeue(*, limit: int = 1000) -> int:
+    """Queue again every house bot's turn waiting now; how many were queued.
+
+    A worker calls this when it connects to the broker (tute_site.celery): turns whose task was lost
+    while no worker was connected, or with a broker restart, are played at once instead of when their
+    deadline passes. A turn queued twice is played once (bot_turn_play checks the ply).
+    """
+    waiting = list(
+        Seat.objects.filter(
+            match__status=Match.Status.IN_PROGRESS, index=F("match__turn_seat"), player__isnull=True
+        )
+        .exclude(bot_level="")
+        .order_by("match__turn_deadline")
+        .values_list("match_id", "match__ply")[:limit]
+    )
+    for match_id, ply in waiting:
+        queue_house_bot(match_id, ply)
+    return len(waiting)
 
 
 def overdue_turns(*, limit: int = 500) -> list[tuple[int, int]]:
