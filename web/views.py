@@ -149,6 +149,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
                 match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
             ),
             "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
+            "scoresheet": selectors.pocha_scoresheet(match=match, replay=replay),
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
             "verify_games": verify_panel(match),
