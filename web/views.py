@@ -183,6 +183,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 options=form.options(),
                 seats=[SeatSpec(player=me.handle)]
                 + [SeatSpec(bot=form.cleaned_data["bot"])] * (seats_total - 1),
+                client_seed=form.cleaned_data.get("client_seed") or None,
             )
         except (ApplicationError, RulesError) as exc:
             form.add_error(None, error_text(exc))
