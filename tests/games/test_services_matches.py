@@ -1090,9 +1090,9 @@ def test_a_writer_slipping_in_before_the_write_is_caught_by_the_ply_compare_and_
     now = turn(match.pk)
     real_turn_after = play.turn_after
 
-    def with_a_rival_write(*args: Any) -> Any:
+    def with_a_rival_write(*args: Any, **kwargs: Any) -> Any:
         Match.objects.filter(pk=match.pk).update(ply=F("ply") + 1)  # the rival's move lands now
-        return real_turn_after(*args)
+        return real_turn_after(*args, **kwargs)
 
     monkeypatch.setattr(play, "turn_after", with_a_rival_write)
 
