@@ -172,6 +172,10 @@ def create_players(count: int, env: dict[str, str]) -> list[Account]:
 
 
 def free_port() -> int:
+    """A free loopback port, or ``BENCH_PORT`` when set (a machine shared by several runs gives each its
+    own)."""
+    if os.environ.get("BENCH_PORT"):
+        return int(os.environ["BENCH_PORT"])
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", int(os.environ.get("BENCH_PORT") or 0)))  # BENCH_PORT: a port of your own
         port: int = sock.getsockname()[1]

@@ -57,7 +57,8 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import JSONIntegerField, NDJSONRenderer, PagedList, Pagination
+from tute_site.api import JSONIntegerField, NDJSONRenderer, PagedList, Pagination, client_address
+from tute_site.streams import LeasedLines, stream_lease
 
 
 class IsPerson(IsAuthenticated):
@@ -680,8 +681,10 @@ class EventStreamApi(APIView):
     def get(self, request: Request) -> StreamingHttpResponse:
         params = self.FilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)
-        lines = event_lines(signed_in(request), max_seconds=params.validated_data.get("max_seconds", 3600))
-        response = StreamingHttpResponse(lines, content_type="application/x-ndjson")
+        player = signed_in(request)
+        lease = stream_lease(account=player.user_id, address=client_address(request))  # 429 past the caps
+        lines = event_lines(player, max_seconds=params.validated_data.get("max_seconds", 3600))
+        response = StreamingHttpResponse(LeasedLines(lines, lease), content_type="application/x-ndjson")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream
         return response

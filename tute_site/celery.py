@@ -8,7 +8,7 @@ import os
 from datetime import datetime
 from typing import Any
 
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
@@ -30,6 +30,25 @@ def queue_on_commit(task_name: str, *args: Any, eta: datetime | None = None) -> 
     from django.db import transaction
 
     transaction.on_commit(lambda: app.send_task(task_name, args=args, eta=eta), robust=True)
+
+
+class RequeueOnConnect(bootsteps.StartStopStep):
+    """Each time the worker's consumer (re)connects to the broker, queue the house bots' waiting turns
+    again (games.requeue_house_bot_turns).
+
+    A broker restart loses the turns queued or delivered while it went down (their publish failed, or
+    kombu could not give the unacknowledged ones back), and a worker that died lost the ones it held:
+    without this they wait for their deadline and the sweeper (15 s and more for a house bot). A turn
+    queued twice is played once.
+    """
+
+    requires = ("celery.worker.consumer.tasks:Tasks",)
+
+    def start(self, parent: Any) -> None:
+        parent.app.send_task("games.requeue_house_bot_turns")
+
+
+app.steps["consumer"].add(RequeueOnConnect)
 
 
 @worker_process_init.connect

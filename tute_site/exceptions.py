@@ -59,7 +59,12 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     """DRF's EXCEPTION_HANDLER. Returns None for anything unexpected, which Django turns into a 500."""
     if isinstance(exc, ApplicationError):
         set_rollback()
-        return Response(error_body(exc.code, exc.message, exc.detail), status=exc.http_status)
+        retry_after = getattr(exc, "retry_after", None)  # a refusal that ends by itself says when
+        return Response(
+            error_body(exc.code, exc.message, exc.detail),
+            status=exc.http_status,
+            headers={"Retry-After": str(retry_after)} if retry_after else None,
+        )
 
     if isinstance(exc, RequestDataTooBig):  # Django's body limit, when something read request.body
         set_rollback()

@@ -296,6 +296,7 @@ SPECTACULAR_SETTINGS = {
         "MatchFormatEnum": "games.models.Match.Format",
         "TournamentFormatEnum": "tournaments.models.Tournament.Format",
         "HouseBotLevelEnum": "games.bots.BOT_LEVELS",
+        "GameEnum": "games.models.Match.GameName",
     },
 }
 
@@ -320,6 +321,14 @@ CACHES = {
     )
 }
 
+# Open streams (the bots' event stream, the match page's live feed) per account, per client address and
+# per web process (0: no cap). Past the first two: 429 too_many_streams; past the third: 503
+# streams_busy. Keep the per-process cap below the process's request threads (gunicorn's --threads), so
+# requests always find a thread. With CACHE_URL the account and address caps hold across processes.
+TUTE_STREAMS_PER_ACCOUNT = env_int("TUTE_STREAMS_PER_ACCOUNT", 3)
+TUTE_STREAMS_PER_ADDRESS = env_int("TUTE_STREAMS_PER_ADDRESS", 10)
+TUTE_STREAMS_PER_PROCESS = env_int("TUTE_STREAMS_PER_PROCESS", 8)
+
 # --- Celery ---------------------------------------------------------------------------------------------
 
 # The default broker needs no server: kombu's SQLAlchemy transport on a SQLite file of its own
@@ -340,6 +349,15 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     CELERY_BROKER_CONNECTION_RETRY = True
     CELERY_BROKER_CONNECTION_MAX_RETRIES = None
     CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+    # A task queued while Redis is away (the house bot's next turn, queued on commit) is retried for
+    # about 10 s instead of 0.6 s, so a restart does not leave the turn to the sweeper; a longer outage
+    # still does (turn deadlines, TUTE_SWEEP_SECONDS).
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {
+        "max_retries": env_int("TUTE_BROKER_PUBLISH_RETRIES", 12),
+        "interval_start": 0,
+        "interval_step": 0.5,
+        "interval_max": 1,
+    }
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "visibility_timeout": env_int("TUTE_BROKER_VISIBILITY_TIMEOUT", 3600),
         "retry_on_timeout": True,
@@ -353,6 +371,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A stopped worker waits this long for its running tasks, then stops them and gives their messages back
+# to the broker (Celery's soft shutdown). 0, the default, waits for them to finish (a deploy's SIGTERM);
+# `make run` sets 3 so that one Ctrl-C stops everything within seconds.
+CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = float(os.environ.get("TUTE_WORKER_SOFT_SHUTDOWN_SECONDS", "0"))
 CELERY_TIMEZONE = TIME_ZONE
 # Celery's Django fix-up closes the DB connection around every task unless told to reuse it: a new
 # PostgreSQL connection per bot turn cost ~7 ms a reply (docs/PERFORMANCE.md, issue 4).

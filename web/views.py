@@ -37,7 +37,7 @@ from tute_site.exceptions import ApplicationError
 from web import live, selectors
 from web.charts import rating_chart
 from web.errors import error_text
-from web.fairness import luck_rows, verify_panel, verify_strings
+from web.fairness import luck_rows, skill_summary, verify_panel, verify_strings
 from web.forms import BotChallengeForm, BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
@@ -119,6 +119,7 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
             ),
             "record": selectors.player_record(player=player),
             "clubs": selectors.clubs_of(player=player),
+            "skill": skill_summary(player),
         },
     )
 

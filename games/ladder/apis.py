@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -29,7 +29,20 @@ class MyNoticesApi(APIView):
             required=False, min_value=0, help_text="The last notice id seen; without it, the last 5 minutes."
         )
 
-    @extend_schema(parameters=[FilterSerializer])
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses=inline_serializer(
+            "Notices",
+            {
+                "results": serializers.ListField(
+                    child=serializers.DictField(),
+                    help_text="action_refused, timeout and forfeit_warning notices (the stream's events), each "
+                    "with its id",
+                ),
+                "last": serializers.IntegerField(allow_null=True, help_text="The last id: send it as after."),
+            },
+        ),
+    )
     def get(self, request: Request) -> Response:
         params = self.FilterSerializer(data=request.query_params)
         params.is_valid(raise_exception=True)

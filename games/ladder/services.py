@@ -140,6 +140,7 @@ def ladder_match_create(
         rated=kind == LadderMatch.Kind.LADDER,
         clock=ladder_clock(),
         challenge=False,
+        managed=True,  # nobody aborts a ladder match through the API: it is played or forfeited
     )
     ladder = LadderMatch.objects.create(match=match, kind=kind, game=game, validation=validation)
     ladder.bots.set(bots)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from games.bots import get_bot
@@ -27,9 +28,9 @@ from games.errors import (
 )
 from games.events import publish_match_event
 from games.ladder.incidents import refusal_record, timeout_record
-from games.models import Action, Game, Match, Player
+from games.models import Action, Game, Match, Player, Seat
 from games.selectors import MatchContext, match_context
-from games.services.common import set_turn, side_of, sides, turn_after, turn_started
+from games.services.common import queue_house_bot, set_turn, side_of, sides, turn_after, turn_started
 from games.services.matches import DUPLICATE_PLAYS, deal_game
 from games.signals import match_finished
 from games.states import cache_state
@@ -356,6 +357,27 @@ def match_resign(*, match_id: int, player: Player) -> Match:
         raise NotSeated()
     _concede(context, seat.index, reason="resigned")
     return context.match
+
+
+@transaction.atomic
+def house_bot_turns_requeue(*, limit: int = 1000) -> int:
+    """Queue again every house bot's turn waiting now; how many were queued.
+
+    A worker calls this when it connects to the broker (tute_site.celery): turns whose task was lost
+    while no worker was connected, or with a broker restart, are played at once instead of when their
+    deadline passes. A turn queued twice is played once (bot_turn_play checks the ply).
+    """
+    waiting = list(
+        Seat.objects.filter(
+            match__status=Match.Status.IN_PROGRESS, index=F("match__turn_seat"), player__isnull=True
+        )
+        .exclude(bot_level="")
+        .order_by("match__turn_deadline")
+        .values_list("match_id", "match__ply")[:limit]
+    )
+    for match_id, ply in waiting:
+        queue_house_bot(match_id, ply)
+    return len(waiting)
 
 
 def overdue_turns(*, limit: int = 500) -> list[tuple[int, int]]:
