@@ -8,7 +8,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from games.ladder.services import push_turn
-from games.services import bot_turn_play, overdue_turns, turn_timeout
+from games.services import bot_turn_play, house_bot_turns_requeue, overdue_turns, turn_timeout
 from games.services.luck import game_luck_compute
 
 log = logging.getLogger(__name__)
@@ -40,6 +40,13 @@ def sweep_overdue_turns() -> int:
         else:
             handled += 1
     return handled
+
+
+@shared_task(name="games.requeue_house_bot_turns", acks_late=True, soft_time_limit=50, time_limit=60)
+def requeue_house_bot_turns() -> int:
+    """Sent by a worker each time it connects to the broker (tute_site.celery): queue the waiting
+    house-bot turns again, those whose task was lost with a worker or a broker restart."""
+    return house_bot_turns_requeue()
 
 
 @shared_task(name="games.game_luck", acks_late=True, soft_time_limit=50, time_limit=60)

@@ -5,9 +5,10 @@ CELERY_TASK_ACKS_LATE, ...). Tasks are found in each installed app's tasks.py.
 """
 
 import os
+from datetime import datetime
 from typing import Any
 
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.signals import worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
@@ -15,6 +16,41 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
 app = Celery("tute_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class RequeueOnConnect(bootsteps.StartStopStep):
+    """Each time the worker's consumer (re)connects to the broker, queue the house bots' waiting turns
+    again (games.requeue_house_bot_turns).
+
+    A broker restart loses the turns queued or delivered while it went down (their publish failed, or
+    kombu could not give the unacknowledged ones back), and a worker that died lost the ones it held:
+    without this they wait for their deadline and the sweeper (15 s and more for a house bot). A turn
+    queued twice is played once.
+    """
+
+    requires = ("celery.worker.consumer.tasks:Tasks",)
+
+    def start(self, parent: Any) -> None:
+        parent.app.send_task("games.requeue_house_bot_turns")
+
+
+app.steps["consumer"].add(RequeueOnConnect)
+
+
+def queue_on_commit(
+    task_name: str, *args: Any, eta: datetime | None = None, queue: str | None = None
+) -> None:
+    """Queue the task named ``task_name`` with ``args`` once the current transaction commits.
+
+    The one way services queue work: by the task's name, so a services module never imports its tasks
+    module (which imports the services), and never before commit, so a worker never sees a row that is
+    not there yet. Robust: a broker outage must not turn a committed change into an error or skip the
+    other callbacks; each app's sweeper (celery beat) catches up with what was not queued.
+    ``eta``: run it then rather than at once; ``queue``: that queue rather than the default one.
+    """
+    from django.db import transaction
+
+    transaction.on_commit(lambda: app.send_task(task_name, args=args, eta=eta, queue=queue), robust=True)
 
 
 @worker_process_init.connect

@@ -12,8 +12,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine.fair import commitment
-from games.models import Game, Match
-from games.selectors import match_rules
+from games.models import Game, Match, Player, Seat
+from games.states import match_rules
 
 
 def verify_panel(match: Match) -> list[dict[str, Any]] | None:
@@ -82,6 +82,44 @@ def luck_rows(match: Match, my_seat: int | None) -> list[dict[str, Any]] | None:
             {"number": game.number, "sides": sides, "mine": next((s for s in sides if s["mine"]), None)}
         )
     return rows or None
+
+
+def skill_summary(player: Player, *, limit: int = 30) -> list[dict[str, Any]] | None:
+    """Per game kind: the player's latest games with a luck figure, oldest first, each with what it scored,
+    what its cards average and the difference (its skill), and the average difference. Two queries."""
+    games = list(
+        Game.objects.filter(match__seats__player=player, status=Game.Status.FINISHED, luck__isnull=False)
+        .select_related("match")
+        .only("number", "seat_map", "luck", "result", "finished_at", "match__id", "match__game")
+        .order_by("-finished_at", "-id")[:limit]
+    )
+    if not games:
+        return None
+    seat_of = dict(
+        Seat.objects.filter(player=player, match_id__in={g.match_id for g in games}).values_list(
+            "match_id", "index"
+        )
+    )
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for game in reversed(games):
+        assert game.luck is not None and game.result is not None
+        seat = game.game_seat(seat_of[game.match_id])
+        side = seat % 2 if game.match.game == Match.GameName.TUTE4 else seat
+        score, expected = game.result["scores"][side], game.luck["expected"][side]
+        kinds.setdefault(game.match.game, []).append(
+            {
+                "match": game.match_id,
+                "game": game.number,
+                "finished_at": game.finished_at,
+                "score": score,
+                "expected": expected,
+                "skill": round(score - expected, 1),
+            }
+        )
+    return [
+        {"game": kind, "rows": rows, "average": round(sum(r["skill"] for r in rows) / len(rows), 1)}
+        for kind, rows in sorted(kinds.items())
+    ]
 
 
 def verify_strings() -> dict[str, str]:

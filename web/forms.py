@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
@@ -77,6 +78,15 @@ class PlayForm(forms.Form):
         max_value=20,
         required=False,
         help_text=_("Leave empty for as many as the deck allows; fewer make a shorter game."),
+    )
+    client_seed = forms.CharField(
+        label=_("Your seed (optional)"),
+        required=False,
+        strip=False,
+        help_text=_(
+            "Any text you choose, mixed into every deal with the server's committed seed, so that nobody "
+            "can choose the cards alone (1 to 64 plain ASCII characters, no colon)."
+        ),
     )
 
     def options(self) -> dict[str, object]:
@@ -154,14 +164,42 @@ class TournamentForm(forms.Form):
         ],
     )
     match_target = forms.IntegerField(label=_("N"), min_value=1, max_value=99, initial=1)
-    third_place = forms.BooleanField(label=_("Third-place match (single elimination)"), required=False)
-    no_grand_final_reset = forms.BooleanField(
-        label=_("No second grand final (double elimination)"), required=False
+    third_place = forms.BooleanField(
+        label=_("Third-place match (single elimination)"),
+        required=False,
+        widget=forms.CheckboxInput(attrs={"data-formats": "single_elim"}),
     )
-    double_round_robin = forms.BooleanField(label=_("Everyone meets twice (round robin)"), required=False)
-    swiss_rounds = forms.IntegerField(label=_("Rounds (Swiss)"), min_value=1, max_value=30, required=False)
-    table_size = forms.IntegerField(label=_("Table size (Pocha)"), min_value=3, max_value=6, required=False)
-    pocha_rounds = forms.IntegerField(label=_("Rounds (Pocha)"), min_value=1, max_value=30, required=False)
+    no_grand_final_reset = forms.BooleanField(
+        label=_("No second grand final (double elimination)"),
+        required=False,
+        widget=forms.CheckboxInput(attrs={"data-formats": "double_elim"}),
+    )
+    double_round_robin = forms.BooleanField(
+        label=_("Everyone meets twice (round robin)"),
+        required=False,
+        widget=forms.CheckboxInput(attrs={"data-formats": "round_robin"}),
+    )
+    swiss_rounds = forms.IntegerField(
+        label=_("Rounds (Swiss)"),
+        min_value=1,
+        max_value=30,
+        required=False,
+        widget=forms.NumberInput(attrs={"data-formats": "swiss"}),
+    )
+    table_size = forms.IntegerField(
+        label=_("Table size (Pocha)"),
+        min_value=3,
+        max_value=6,
+        required=False,
+        widget=forms.NumberInput(attrs={"data-formats": "pocha_tables"}),
+    )
+    pocha_rounds = forms.IntegerField(
+        label=_("Rounds (Pocha)"),
+        min_value=1,
+        max_value=30,
+        required=False,
+        widget=forms.NumberInput(attrs={"data-formats": "pocha_tables"}),
+    )
     registration = forms.ChoiceField(
         label=_("Entries"),
         choices=[
@@ -170,7 +208,12 @@ class TournamentForm(forms.Form):
             (Tournament.Registration.PASSCODE, _("With a passcode")),
         ],
     )
-    passcode = forms.CharField(label=_("Passcode"), max_length=64, required=False)
+    passcode = forms.CharField(
+        label=_("Passcode"),
+        max_length=64,
+        required=False,
+        widget=forms.TextInput(attrs={"data-registration": "passcode"}),
+    )
     max_entrants = forms.IntegerField(label=_("Most entrants"), min_value=2, required=False)
     seeding = forms.ChoiceField(
         label=_("Seeding"),
@@ -181,19 +224,19 @@ class TournamentForm(forms.Form):
         ],
     )
     starts_at = forms.DateTimeField(
-        label=_("Starts at (UTC)"),
+        label=_("Starts at (your time)"),
         required=False,
         help_text=_("Empty: the organiser starts it by hand."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
     check_in_opens_at = forms.DateTimeField(
-        label=_("Check-in opens (UTC)"),
+        label=_("Check-in opens (your time)"),
         required=False,
         help_text=_("Empty: no check-in. With one, whoever has not checked in by the start does not play."),
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
     check_in_closes_at = forms.DateTimeField(
-        label=_("Check-in closes (UTC)"),
+        label=_("Check-in closes (your time)"),
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
@@ -210,12 +253,33 @@ class TournamentForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
+    time_zone = forms.CharField(
+        required=False,
+        max_length=64,
+        widget=forms.HiddenInput(attrs={"data-time-zone": "1"}),
+        help_text=_("The organiser's time zone (set by the page): the times above are read in it."),
+    )
 
     def __init__(self, *args: Any, clubs: list[Club], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["club"]
         assert isinstance(field, forms.ModelChoiceField)
         field.queryset = Club.objects.filter(pk__in=[c.pk for c in clubs])
+
+    def clean(self) -> dict[str, Any]:
+        """Read the times as the organiser's wall-clock times (their browser's zone; UTC without it)."""
+        data = super().clean() or {}
+        name = (data.get("time_zone") or "UTC").strip()
+        try:
+            zone = ZoneInfo(name)
+        except (ZoneInfoNotFoundError, ValueError):
+            self.add_error("time_zone", _("Unknown time zone."))
+            return data
+        for field in ("starts_at", "check_in_opens_at", "check_in_closes_at"):
+            value = data.get(field)
+            if value is not None:
+                data[field] = value.replace(tzinfo=None).replace(tzinfo=zone)
+        return data
 
     def settings(self) -> Settings:
         data = self.cleaned_data

@@ -24,8 +24,11 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games.models import Match, Seat
+from games.selectors import match_context
 from games.services.common import HOUSE_BOT_GRACE_SECONDS
 from games.streams import Moment, api_time, match_moments, moments_since
+from tute_site.api import client_address
+from tute_site.streams import LeasedLines, StreamsBusy, TooManyStreams, refusal, stream_lease
 from web.people import request_player
 
 #: A stream ends after this long and the browser reconnects (EventSource does, with Last-Event-ID):
@@ -89,6 +92,10 @@ def match_events(request: HttpRequest, match_id: int) -> HttpResponseBase:
     if not Match.objects.filter(pk=match_id).exists():
         return JsonResponse({"code": "match_not_found", "message": "No such match."}, status=404)
     player = request_player(request)
+    try:
+        lease = stream_lease(account=request.user.pk, address=client_address(request))
+    except (TooManyStreams, StreamsBusy) as exc:
+        return refusal(exc)  # the page falls back to polling the moments
     status = request.GET.get("status") or None
     moments = match_moments(
         match_id,
@@ -105,7 +112,7 @@ def match_events(request: HttpRequest, match_id: int) -> HttpResponseBase:
             yield b": keepalive\n\n" if moment is None else _sse(moment)
         yield b"event: bye\ndata: {}\n\n"
 
-    response = StreamingHttpResponse(lines(), content_type="text/event-stream")
+    response = StreamingHttpResponse(LeasedLines(lines(), lease), content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # proxies must not buffer the stream
     return response
@@ -123,8 +130,9 @@ def match_moments_json(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        seats = list(match.seats.select_related("player").order_by("index"))
-        moments = moments_since(match=match, seats=seats, player=request_player(request), after=after)
+        context = match_context(match_id, lock=False)
+        match, seats = context.match, context.seats
+        moments = moments_since(context=context, player=request_player(request), after=after)
         response = JsonResponse(
             {
                 "ply": match.ply,

@@ -15,7 +15,6 @@ from games.ladder.models import Validation
 from games.ladder.selectors import notices_of
 from games.models import Player
 from games.streams import incident_notices
-from tute_site.serializers import Serializer
 
 
 def validation_out(validation: Validation) -> dict[str, Any]:
@@ -29,7 +28,7 @@ def validation_out(validation: Validation) -> dict[str, Any]:
     }
 
 
-class ValidationOutput(Serializer):
+class ValidationOutput(serializers.Serializer):
     game = serializers.CharField()
     status = serializers.ChoiceField(choices=Validation.Status.choices)
     passed = serializers.IntegerField()
@@ -43,7 +42,7 @@ class MyNoticesApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         class Meta:
             ref_name = "NoticesParams"
 

@@ -222,7 +222,8 @@ def test_a_task_is_queued_exactly_when_the_turn_passes_to_a_house_bot(
 
 
 def _legal_for(match: Match, *, seat: int) -> tuple[str, ...]:
-    from games.selectors import current_game, game_state
+    from games.states import game_state
+    from tests.factories import current_game
 
     game = current_game(match)
     assert game is not None
@@ -287,3 +288,41 @@ def test_a_broker_outage_does_not_fail_a_committed_move(
     # then: the move was applied and is answered as such; the sweeper re-queues the bot's turn later
     assert response.status_code == 200
     assert Action.objects.filter(match=match, ply=0, code=code).exists()
+
+
+# -- after a broker outage or a worker restart (issue 14) --------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_waiting_house_bot_turns_are_queued_again_and_played_once(
+    person: Player, sent: list[tuple[str, list[Any]]]
+) -> None:
+    # given: a house bot to act (its task sent, then lost), and a match where the person is to act
+    waiting = bot_to_act(person)
+    other = player_for_user(user=User.objects.create_user(username="other"))
+    persons_turn = match_create(
+        created_by=other, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=other.handle)]
+    )
+    persons_turn.refresh_from_db()
+    assert persons_turn.turn_seat == 1  # the seat after the dealer leads: the person
+    sent.clear()
+
+    # when: a worker connects and sends the re-queue task
+    from games.tasks import requeue_house_bot_turns
+
+    assert requeue_house_bot_turns() == 1
+
+    # then: only the house bot's waiting turn is queued again
+    assert sent == [("games.bot_play_turn", [waiting.pk, 0])]
+
+    # and: played twice (the lost message comes back later), it is recorded once
+    bot_play_turn(waiting.pk, 0)
+    bot_play_turn(waiting.pk, 0)
+    assert Action.objects.filter(match=waiting).count() == 1
+
+
+def test_a_worker_sends_the_requeue_each_time_it_connects() -> None:
+    from tute_site.celery import RequeueOnConnect
+
+    assert RequeueOnConnect in app.steps["consumer"]
+    assert app.tasks["games.requeue_house_bot_turns"].acks_late is True

@@ -132,8 +132,8 @@ def test_player_page_draws_the_rating_history_and_lists_matches_in_fixed_queries
     club_create(name="Peña El Rey", slug="pena", by=alice)
 
     # when: the page is read (player, ratings, changes, matches and their seats, the matches' rating
-    # changes, the won/lost record, clubs)
-    with django_assert_num_queries(8):
+    # changes, the won/lost record, clubs, the games with a luck figure for the skill section: none here)
+    with django_assert_num_queries(9):
         html = client.get(reverse("web:player", args=["alice"])).content.decode()
 
     # then: an inline SVG line through the start and the three ratings, and the matches listed
@@ -266,3 +266,20 @@ def test_the_pages_that_show_a_token_are_never_stored(client: Client) -> None:
     for response in (bot, token):
         assert response.status_code == 200
         assert "no-store" in response["Cache-Control"]
+
+
+def test_a_finished_pocha_shows_its_scoresheet(client: Client) -> None:
+    # given: a finished Pocha of a person and two house bots
+    from tests.web.conftest import bot_match, play_out
+
+    ana = person("ana")
+    match = play_out(bot_match("pocha", ana, players=3))
+    client.force_login(ana.user)
+    # when: its page is read
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    # then: one row a hand, and the person's outcome
+    sheet = re.search(r'<table class="list scoresheet" id="final-scoresheet">(.*?)</table>', html, re.S)
+    assert sheet is not None
+    hands = len(match.games.get().result.get("hands", [])) or sheet.group(1).count("<tr>") - 1
+    assert sheet.group(1).count("<tr>") - 1 == hands >= 1
+    assert 'id="my-outcome"' in html

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -357,12 +358,50 @@ def test_the_form_sets_tie_breaks_and_a_check_in_window(client: Client) -> None:
             "tie_breaks": ["buchholz", "games_won"],
             "check_in_opens_at": "2026-12-20T18:00",
             "check_in_closes_at": "2026-12-20T18:45",
+            "time_zone": "Europe/Madrid",
         },
     )
 
     tournament = Tournament.objects.get()
     assert tournament.swiss_rounds == 5 and tournament.tie_breaks == ["buchholz", "games_won"]
-    assert tournament.check_in_opens_at is not None and tournament.check_in_closes_at is not None
+    # the times typed are the organiser's (Madrid, UTC+1 in December)
+    assert tournament.check_in_opens_at == datetime(2026, 12, 20, 17, 0, tzinfo=UTC)
+    assert tournament.check_in_closes_at == datetime(2026, 12, 20, 17, 45, tzinfo=UTC)
+    # and: the page shows them as <time> for the reader's zone
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    assert '<time datetime="2026-12-20T17:00:00+00:00" class="local-time">' in html
+
+
+def test_an_unknown_time_zone_is_a_form_error(client: Client) -> None:
+    ana = person("ana")
+    club_of(ana)
+    client.force_login(ana.user)
+    response = client.post(
+        reverse("web:tournament-new"),
+        {
+            "club": Club.objects.get().pk,
+            "name": "X",
+            "game": "tute2",
+            "format": "single_elim",
+            "match_format": "single",
+            "match_target": "1",
+            "registration": "open",
+            "seeding": "random",
+            "starts_at": "2026-12-20T18:00",
+            "time_zone": "Mars/Olympus",
+        },
+    )
+    assert response.status_code == 200 and not Tournament.objects.exists()
+
+
+def test_elimination_rounds_are_named_and_destructive_actions_ask_first(client: Client) -> None:
+    ana = person("ana")
+    tournament = started(ana, a_tournament(ana, club_of(ana)), bots=8)
+    client.force_login(ana.user)
+    html = client.get(reverse("web:tournament", args=[tournament.pk])).content.decode()
+    assert ">Quarter-finals<" in html and ">Semi-finals<" in html and ">Final<" in html
+    assert re.search(r'id="cancel-form" data-confirm="[^"]+"', html)
+    assert 'data-refresh="20"' in html
 
 
 def test_a_tournament_match_links_back_to_its_tournament(client: Client) -> None:

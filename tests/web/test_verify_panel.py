@@ -103,3 +103,33 @@ def test_the_page_shows_what_the_cards_average(client: Client) -> None:
     assert 'id="luck"' in html and mine in html
     spanish = client.get(f"/matches/{match.pk}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert f"sumaste {game.result['scores'][0]}; estas cartas suman de media" in spanish
+
+
+def test_the_player_page_shows_skill_against_the_cards(client: Client) -> None:
+    alice = person("v-skill")
+    match = play_out(bot_match("tute2", alice), seed=6)
+    assert 'id="skill"' not in client.get(f"/players/{alice.handle}/").content.decode()
+    game = Game.objects.get(match=match)
+    luck = game_luck_compute(game_id=game.pk)
+    assert luck is not None and game.result is not None
+    html = client.get(f"/players/{alice.handle}/").content.decode()
+    skill = round(game.result["scores"][0] - luck["expected"][0], 1)
+    assert 'id="skill"' in html and f"{skill} a game on average" in html
+    spanish = client.get(f"/players/{alice.handle}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert (
+        f"{str(skill).replace('.', ',')} por partida de media" in spanish
+        or f"{skill} por partida de media" in spanish
+    )
+
+
+def test_the_play_form_takes_a_client_seed(client: Client) -> None:
+    client.force_login(person("v-seed").user)
+    response = client.post(
+        "/play/", {"game": "tute2", "bot": "rule", "players": "", "client_seed": "my 7 dice"}
+    )
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert Game.objects.get(match=match).client_seeds == ["my 7 dice", ""]
+    refused = client.post("/play/", {"game": "tute2", "bot": "rule", "players": "", "client_seed": "a:b"})
+    assert refused.status_code == 200 and "may not contain" in refused.content.decode()
+    assert Match.objects.count() == 1

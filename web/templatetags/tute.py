@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 
 from games.models import Match
@@ -176,3 +178,32 @@ def entrant_status(value: str) -> str:
         "absent": _("absent"),
     }
     return names.get(value, value)
+
+
+@register.simple_tag
+def round_title(section: str, number: int, total: int, tournament_format: str) -> str:
+    """An elimination round by its name (final, semi-finals, quarter-finals); others "Round N"."""
+    if section == "GF":
+        return str(_("Grand final") if number == 1 else _("Grand final, second match"))
+    if section == "3P":
+        return str(_("Third-place match"))
+    if section == "W":
+        from_end = total - number
+        final = _("Winners' final") if tournament_format == "double_elim" else _("Final")
+        names = {0: final, 1: _("Semi-finals"), 2: _("Quarter-finals")}
+        if from_end in names:
+            return str(names[from_end])
+    return _("Round %(n)s") % {"n": number}
+
+
+@register.simple_tag
+def local_time(value: Any) -> Any:
+    """A moment as a <time> the page's script shows in the reader's time zone (UTC without script)."""
+    if value is None:
+        return ""
+    utc = value.astimezone(UTC)
+    return format_html(
+        '<time datetime="{}" class="local-time">{} UTC</time>',
+        utc.isoformat(),
+        utc.strftime("%Y-%m-%d %H:%M"),
+    )
