@@ -18,7 +18,8 @@ from games.engine import Rules, State
 from games.engine.cards import codes_of
 from games.engine.views import SeatView
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import match_rules, matches_list
+from games.selectors import matches_list
+from games.states import match_rules
 from ratings.models import Pool, Rating, RatingChange
 from ratings.selectors import is_provisional, leaderboard, player_ratings
 from tournaments.models import Club, Correction, Entrant, Membership, Tournament, TournamentMatch
@@ -108,9 +109,10 @@ def bots_of(*, user: User) -> list[Player]:
 
 
 def match_page(*, match_id: int) -> Match | None:
-    """A match with its seats, their players and its games (three queries)."""
+    """A match with its current game, its seats, their players and its games (three queries)."""
     return (
-        Match.objects.prefetch_related(
+        Match.objects.select_related("current_game")
+        .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index")),
             Prefetch("games", queryset=Game.objects.order_by("number")),
         )

@@ -386,6 +386,11 @@ def _endgame(k: Knowledge, cards: list[int], rng: random.Random, deals: int) -> 
     """The card that does best over the rest of the hand, every seat playing its best (the search bot's
     exact solver, on the engine's table), averaged over deals of the unseen cards consistent with the
     view (in Tute 2 once the stock is drawn there is one: every card is known). None if no deal came."""
+    if deals == 1:  # every card known: one root search for the best card
+        table = k.sampler.sample(rng)
+        if table is None:
+            return None
+        return Solver(table, k.seat, ENDGAME_NODES).best(table, cards)
     totals = dict.fromkeys(cards, 0.0)
     solved = False
     for _ in range(deals):

@@ -51,12 +51,12 @@ EST_PAIR: Final = 0.7
 @dataclass(frozen=True, slots=True)
 class Budget:
     """The work a decision may do: ``samples`` deals, at most ``playouts`` playouts over them, and an exact
-    solve once at most ``solve_cards`` cards are left in the hands (Tute 2 with the stock drawn is solved
-    whatever its size)."""
+    solve once at most ``solve_cards`` cards are left in the hands and on the table (Tute 4; Tute 2 is
+    solved as soon as its stock is drawn, whatever its size)."""
 
     samples: int = 16
     playouts: int = 96
-    solve_cards: int = 12
+    solve_cards: int = 16
     solve_nodes: int = 20000
     horizon: int = 0  # Tute: tricks a playout plays before the position is scored (0: to the end)
     prior: float = 0.0
@@ -141,10 +141,20 @@ class SearchBot:
             weights = [1.0] * len(tables)
         first = tables[0]
         cards_left = sum(h.bit_count() for h in first.hands) + len(first.trick)
-        exact = first.rules.is_tute and (
-            cards_left <= budget.solve_cards
-            or (first.rules.has_stock and first.faceup < 0 and first.stock_size == 0)
-        )
+        if (
+            first.rules.has_stock
+        ):  # Tute 2: exact once the stock is drawn (before, the deal's stock would be searched)
+            exact = first.faceup < 0 and first.stock_size == 0
+        else:
+            exact = first.rules.is_tute and cards_left <= budget.solve_cards
+        if exact and len(tables) == 1:
+            table = tables[0]
+            available = table.legal_ids()
+            choice = Solver(table, seat, budget.solve_nodes * 4).best(
+                table, [a for a in actions if a in available]
+            )
+            if choice is not None:
+                return CODE_OF_ACTION[choice]
         if exact:
             for table, weight in zip(tables, weights, strict=True):
                 solver = Solver(table, seat, budget.solve_nodes)
@@ -476,6 +486,25 @@ class Solver:
             return future  # a tute declared settles the hand
         total = self._margin(table) + future
         return total + (WIN_BONUS if total > 0 else -WIN_BONUS if total < 0 else 0)
+
+    def best(self, table: Table, actions: list[int]) -> int | None:
+        """The action of ``actions`` with the best margin, searched as one alpha-beta root (the others'
+        values are only bounds: cheaper than a value each); None when past its nodes."""
+        self.nodes = 0
+        before = self._margin(table)
+        ordered = sorted(actions, key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
+        choice, best, alpha = None, -1e9, -10_000.0
+        try:
+            for action in ordered:
+                child = table.clone()
+                child.step(action)
+                gain = self._margin(child) - before if child.phase != OVER else self._over_gain(child, before)
+                value = gain + self._search(child, alpha - gain, 10_000.0 - gain)
+                if value > best:
+                    choice, best, alpha = action, value, max(alpha, value)
+        except _OutOfNodes:
+            return None
+        return choice
 
     def _margin(self, t: Table) -> float:
         scores = t.side_scores()

@@ -313,9 +313,9 @@ def test_spanish_pages_in_the_browser(page: Any, site: str, tmp_path: Path) -> N
 
 def test_a_spectator_sees_the_moves_without_reloading(page: Any, site: str) -> None:
     # given: two people in a Tute 2 match, and a spectator on its page
-    from games.selectors import current_game, game_state
     from games.services import action_submit, challenge_accept
-    from tests.factories import MatchFactory
+    from games.states import game_state
+    from tests.factories import MatchFactory, current_game
     from tests.web.conftest import person
 
     ana, ben = person("ana"), person("ben")
