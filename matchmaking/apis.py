@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.errors import UnknownGame
-from games.ladder.models import Validation
+from games.ladder.outputs import ValidationOutput, validation_out
 from matchmaking.selectors import LEADERBOARD_GAMES, bot_for_author, bot_leaderboard, bot_status
 from tute_site.api import Pagination
 
@@ -94,30 +94,20 @@ class PoolRatingOutput(serializers.Serializer):
     history = RatingPointOutput(many=True)
 
 
-class ValidationOutput(serializers.Serializer):
-    game = serializers.CharField()
-    status = serializers.ChoiceField(choices=Validation.Status.choices)
-    passed = serializers.IntegerField()
-    required = serializers.IntegerField()  # type: ignore[assignment]  # (popped by the metaclass)
-    failure_reason = serializers.CharField()
-    failure_incident = serializers.IntegerField(
-        source="failure_id", allow_null=True, help_text="The incident that failed it."
-    )
-
-    class Meta:
-        ref_name = "BotStatusValidation"
-
-
 class BotStatusOutput(serializers.Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     online = serializers.BooleanField()
     last_seen = serializers.DateTimeField(allow_null=True)
     games = serializers.ListField(child=serializers.CharField())
-    validation = ValidationOutput(many=True)
+    validation = serializers.SerializerMethodField()
     current_matches = CurrentMatchOutput(many=True)
     recent_errors = IncidentOutput(many=True)
     ratings = PoolRatingOutput(many=True)
+
+    @extend_schema_field(ValidationOutput(many=True))
+    def get_validation(self, status: dict[str, Any]) -> list[dict[str, Any]]:
+        return [validation_out(v) for v in status["validation"]]
 
 
 class BotStatusApi(APIView):

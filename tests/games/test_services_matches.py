@@ -1091,9 +1091,9 @@ def test_a_writer_slipping_in_before_the_write_is_caught_by_the_ply_compare_and_
     now = turn(match.pk)
     real_turn_after = play.turn_after
 
-    def with_a_rival_write(*args: Any) -> Any:
+    def with_a_rival_write(*args: Any, **kwargs: Any) -> Any:
         Match.objects.filter(pk=match.pk).update(ply=F("ply") + 1)  # the rival's move lands now
-        return real_turn_after(*args)
+        return real_turn_after(*args, **kwargs)
 
     monkeypatch.setattr(play, "turn_after", with_a_rival_write)
 
@@ -1168,11 +1168,11 @@ def test_house_bot_turns_of_bot_only_matches_go_on_their_own_queue(
     # given: a match with a person and a house bot to act, and one of house bots only
     queues: list[tuple[str, Any]] = []
 
-    def record(task: Task, args: Any = None, kwargs: Any = None, **options: Any) -> None:
-        queues.append((task.name, options.get("queue")))
+    def record(name: str, args: Any = None, kwargs: Any = None, **options: Any) -> None:
+        queues.append((name, options.get("queue")))
 
     with (
-        mock.patch.object(Task, "apply_async", autospec=True, side_effect=record),
+        mock.patch.object(app, "send_task", side_effect=record),
         django_capture_on_commit_callbacks(execute=True),
     ):
         match_create(
