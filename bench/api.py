@@ -75,7 +75,7 @@ BENCH_DB = os.environ.get("BENCH_DB") or "tute_bench"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432"
 
 #: Targets of issue 3.
-TARGET_RATIO = 0.3
+TARGET_RATIO = 0.2  # issue 15: at least 0.2 (a naive move endpoint measured 0.15)
 TARGET_P99_MS = 50.0
 LOAD_FRACTION = 0.7
 

@@ -24,8 +24,8 @@ from rest_framework.views import APIView
 from games.callers import caller, signed_in, signed_in_user
 from games.engine.rules import PLAYERS
 from games.errors import MatchNotFinished, PeopleOnly
-from games.ladder.apis import ValidationOutput, validation_out
 from games.ladder.models import BotProfile
+from games.ladder.outputs import ValidationOutput, validation_out
 from games.ladder.services import bot_seen, ladder_games_set, push_endpoint_set, validation_request
 from games.models import Match, Player, Seat
 from games.selectors import (

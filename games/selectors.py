@@ -49,8 +49,14 @@ def match_context(match_id: int, *, lock: bool) -> MatchContext:
     """
     if lock and not Match.objects.select_for_update().filter(pk=match_id).exists():
         raise MatchNotFound()
+    # The game's decks are not read to play or to view it (its state comes from its seed): they load on
+    # first use.
     match = (
-        Match.objects.select_related("current_game").prefetch_related(_seats()).filter(pk=match_id).first()
+        Match.objects.select_related("current_game")
+        .defer("current_game__decks")
+        .prefetch_related(_seats())
+        .filter(pk=match_id)
+        .first()
     )
     if match is None:
         raise MatchNotFound()

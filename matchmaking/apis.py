@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.errors import UnknownGame
-from games.ladder.apis import ValidationOutput, validation_out
+from games.ladder.outputs import ValidationOutput, validation_out
 from matchmaking.selectors import LEADERBOARD_GAMES, bot_for_author, bot_leaderboard, bot_status
 from tute_site.api import Pagination
 
