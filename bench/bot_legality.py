@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"game {number} ({rules.game}, {rules.to_options()}): {exc}", flush=True)
             continue
         actions += state.ply
-        if (number + 1) % 100 == 0:
+        if (number + 1) % 50 == 0:
             print(f"{number + 1} games, {actions} actions, {failures} failures", flush=True)
     elapsed = time.perf_counter() - started
     print(
