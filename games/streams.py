@@ -257,10 +257,10 @@ def match_moments(
     keepalive: float = KEEPALIVE_SECONDS,
 ) -> Iterator[Moment | None]:
     """A match's moments for its page, each once and in order, as they happen; ``None`` when quiet for
-        ``keepalive`` seconds. Ends after the match is over (with its last moments) or at ``max_seconds``.
+    ``keepalive`` seconds. Ends after the match is over (with its last moments) or at ``max_seconds``.
     ``after`` and ``status`` are what the watcher has seen already (its page's ply and status).
 
-        Like the bots' stream, derived from the rows and woken early by the match's Redis channel.
+    Like the bots' stream, derived from the rows and woken early by the match's Redis channel.
     """
     started = time.monotonic()
     seen = after

@@ -6,6 +6,7 @@ players are prefetched, ratings come with their players joined.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -486,7 +487,11 @@ def bracket_columns(*, bracket: BracketView, games_match: dict[int, int]) -> lis
                         "match_id": games_match.get(slot.tournament_match) if slot.tournament_match else None,
                     }
                 )
-            columns.append({"round": number, "boxes": boxes})
+            columns.append({"round": number, "boxes": boxes, "pairs": False})
+        # A column whose boxes feed the next one two by two gets joined connectors (a line from each pair
+        # to the box they feed); columns that feed one to one (losers' rounds) keep the straight ones.
+        for column, after in itertools.pairwise(columns):
+            column["pairs"] = len(column["boxes"]) == 2 * len(after["boxes"])
         sections.append({"section": section.section, "columns": columns})
     return sections
 
