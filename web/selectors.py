@@ -466,7 +466,7 @@ def bracket_columns(*, bracket: BracketView, games_match: dict[int, int]) -> lis
     """The bracket's sections as columns of boxes, for the diagram: names, who won, the match to watch."""
     sections = []
     for section in bracket.sections:
-        columns = []
+        columns: list[dict[str, Any]] = []
         for number, slots in enumerate(section.rounds, start=1):
             boxes = []
             for slot in slots:
