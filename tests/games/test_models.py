@@ -31,12 +31,14 @@ def test_a_move_updates_its_match_row_in_place(
     match = started_match("tute2")
     before = match_updates_in_this_transaction()
 
-    # when: moves are played, each rewriting the match's ply, turn seat and deadline
-    play_moves(match, 6)
+    # when: moves are played, each rewriting the match's ply, turn seat and deadline (three: every version
+    # a transaction writes stays on the page until it ends, and the row is wide since the seeds of
+    # issue 20; more versions can fill a page whatever the table's fillfactor, as production never does)
+    play_moves(match, 3)
 
     # then: every one of those updates was heap-only, adding no entry to any index of the table
     updated, hot = match_updates_in_this_transaction()
-    assert updated - before[0] >= 6
+    assert updated - before[0] >= 3
     assert hot - before[1] == updated - before[0]
 
 
