@@ -7,12 +7,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint fmt typecheck pytest bench clean
+.PHONY: help install run test lint fmt typecheck pytest pytest-sqlite bench clean
 
 help:
 	@echo "make run    set up, migrate, load demo data and serve on http://127.0.0.1:8000 (DEBUG on)"
 	@echo "make test   set up and run the whole suite: ruff, ruff format --check, mypy, pytest"
-	@echo "make lint | fmt | typecheck | pytest | bench | clean"
+	@echo "make lint | fmt | typecheck | pytest | pytest-sqlite | bench | clean"
 
 # Python 3.11 or newer, for the venv and for whatever made an existing .venv (one made by an older
 # Python is replaced, not reused: the install would fail in it again).
@@ -32,7 +32,7 @@ install: $(STAMP)
 run: $(STAMP)
 	DJANGO_DEBUG=1 $(BIN)/python -m tute_site.run_local
 
-test: lint typecheck pytest
+test: lint typecheck pytest pytest-sqlite
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -51,6 +51,14 @@ pytest: $(STAMP)
 	@status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$status
+
+# The match services and the API's move path again on SQLite, the embedded default `make run` serves
+# from: whatever DATABASE_URL says (CI's is PostgreSQL), these run on a SQLite test database too.
+SQLITE_TESTS := tests/games/test_services_matches.py tests/games/test_selectors.py \
+	tests/games/test_clocks.py tests/games/test_tasks.py tests/games/test_api_errors.py \
+	tests/games/test_apis_matches.py tests/games/test_replay_matches.py
+pytest-sqlite: $(STAMP)
+	DATABASE_URL=sqlite:///$(CURDIR)/var/test-sqlite.sqlite3 $(BIN)/pytest -p no:cacheprovider $(SQLITE_TESTS)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install -e '.[dev,bench]'

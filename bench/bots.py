@@ -377,8 +377,8 @@ def child(mode: str, args: list[str]) -> None:
     from django.contrib.auth.models import User
 
     from games.models import Action, Match
-    from games.selectors import game_state
     from games.services import SeatSpec, house_bot_action, match_create, player_for_user, token_create
+    from games.states import game_state
 
     if mode == "setup":
         for name in ("bench-person", "bench-host"):

@@ -210,7 +210,8 @@ class TuteClient:
         return self._json("GET", f"/matches/{int(match_id)}/view/")
 
     def record(self, match_id: int) -> Event:
-        """A finished match's games: each one's record (with its seed) and result."""
+        """A finished match's games: each one's record (with its seed, server seed, commitment and client
+        seeds: check them with ``python -m games.engine verify``), result and luck figure."""
         return self._json("GET", f"/matches/{int(match_id)}/record/")
 
     def act(self, match_id: int, action: str, ply: int, idempotency_key: str | None = None) -> Event:
@@ -229,9 +230,26 @@ class TuteClient:
             retries=self.retries,
         )
 
-    def accept(self, match_id: int) -> Event:
-        """Accept a challenge: take the seat offered in that match."""
-        return self._json("POST", f"/matches/{int(match_id)}/accept/")
+    def accept(self, match_id: int, client_seed: str | None = None) -> Event:
+        """Accept a challenge: take the seat offered in that match (with ``client_seed``, mixed into every
+        deal of the match: docs/FAIRNESS.md)."""
+        body = {"client_seed": client_seed} if client_seed is not None else None
+        return self._json("POST", f"/matches/{int(match_id)}/accept/", body)
+
+    def join(self, match_id: int, seat: int | None = None, client_seed: str | None = None) -> Event:
+        """Take ``seat`` (or the first empty one) of an open match, with an optional ``client_seed``."""
+        body: Event = {}
+        if seat is not None:
+            body["seat"] = int(seat)
+        if client_seed is not None:
+            body["client_seed"] = client_seed
+        return self._json("POST", f"/matches/{int(match_id)}/join/", body)
+
+    def set_client_seed(self, match_id: int, client_seed: str) -> Event:
+        """Give (or change) the caller's client seed before the current game's first action (1 to 64
+        printable ASCII characters, no ``:``): that game is dealt again from it, and the later ones too.
+        After the first action the server answers 409 ``game_started``."""
+        return self._json("POST", f"/matches/{int(match_id)}/client-seed/", {"client_seed": client_seed})
 
     def decline(self, match_id: int, reason: str = "") -> Event:
         """Decline a challenge; the seat is empty again and the creator sees ``reason``."""

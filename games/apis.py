@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
 from django.utils.cache import add_never_cache_headers
@@ -17,25 +16,26 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from games.callers import caller, signed_in, signed_in_user
 from games.engine.rules import PLAYERS
-from games.errors import MatchNotFinished, MatchNotFound, PeopleOnly
-from games.ladder.apis import ValidationOutput, validation_out
+from games.errors import MatchNotFinished, PeopleOnly
 from games.ladder.models import BotProfile
+from games.ladder.outputs import ValidationOutput, validation_out
 from games.ladder.services import bot_seen, ladder_games_set, push_endpoint_set, validation_request
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
+    match_context,
     match_detail,
-    match_loaded,
     match_records,
     match_view_for,
     matches_list,
     my_turns,
-    seats_loaded,
     tokens_of,
 )
 from games.services import (
@@ -51,26 +51,14 @@ from games.services import (
     match_abort,
     match_create,
     match_resign,
-    player_for_user,
     seat_join,
     seat_leave,
     token_create,
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import PagedList, Pagination, client_address
-from tute_site.serializers import Serializer
+from tute_site.api import JSONIntegerField, NDJSONRenderer, PagedList, Pagination, client_address
 from tute_site.streams import LeasedLines, stream_lease
-
-
-def caller(request: Request) -> Player | None:
-    user = request.user
-    if not user or not user.is_authenticated:
-        return None
-    try:
-        return user.player  # loaded with the token; one query for a session
-    except Player.DoesNotExist:
-        return player_for_user(user=user)
 
 
 class IsPerson(IsAuthenticated):
@@ -92,29 +80,14 @@ def secret(response: Response) -> Response:
     return response
 
 
-def signed_in(request: Request) -> Player:
-    player = caller(request)
-    assert player is not None  # IsAuthenticated ran first
-    return player
-
-
-def signed_in_user(request: Request) -> User:
-    user = request.user
-    assert isinstance(user, User)  # IsAuthenticated ran first
-    return user
-
-
 def found(match_id: int) -> Match:
-    match = match_detail(match_id=match_id)
-    if match is None:
-        raise MatchNotFound()
-    return match
+    return match_detail(match_id=match_id)
 
 
 # -- output shapes --------------------------------------------------------------------------------------
 
 
-class ErrorOutput(Serializer):
+class ErrorOutput(serializers.Serializer):
     """Every API error: a stable machine code, a message for people, and details or null."""
 
     code = serializers.CharField()
@@ -122,13 +95,13 @@ class ErrorOutput(Serializer):
     detail = serializers.JSONField(allow_null=True)
 
 
-class PlayerOutput(Serializer):
+class PlayerOutput(serializers.Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
 
 
-class SeatOutput(Serializer):
+class SeatOutput(serializers.Serializer):
     index = serializers.IntegerField()
     player = PlayerOutput(allow_null=True)
     house_bot = serializers.CharField(source="bot_level", allow_blank=True)
@@ -145,7 +118,7 @@ class SeatOutput(Serializer):
         return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
 
 
-class MatchOutput(Serializer):
+class MatchOutput(serializers.Serializer):
     id = serializers.IntegerField()
     game = serializers.CharField()
     players = serializers.IntegerField(source="num_players")
@@ -222,15 +195,15 @@ ViewOutput = inline_serializer(
 
 
 def match_out(match: Match) -> dict[str, Any]:
-    """The match as a service left it, when it holds its seats; else as the database has it now."""
-    return MatchOutput(match if seats_loaded(match) else found(match.pk)).data
+    """The match as the database has it now (the service that changed it has committed)."""
+    return MatchOutput(found(match.pk)).data
 
 
 # -- matches --------------------------------------------------------------------------------------------
 
 
 class MatchListCreateApi(PagedList, APIView):
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         status = serializers.ChoiceField(choices=Match.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
         player = serializers.SlugField(required=False, help_text="A player's handle.")
@@ -244,11 +217,11 @@ class MatchListCreateApi(PagedList, APIView):
             "are applied in: finishing time, then id; unfinished last) or -finished_at.",
         )
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "MatchCreateInput"
 
-        class SeatInput(Serializer):
+        class SeatInput(serializers.Serializer):
             player = serializers.SlugField(required=False, allow_null=True, max_length=32)
             bot = serializers.CharField(required=False, allow_null=True, max_length=16)
             client_seed = client_seed_field()
@@ -315,6 +288,7 @@ class MatchListCreateApi(PagedList, APIView):
                 for s in v["seats"]
             ]
         match = match_create(
+            capped=True,
             created_by=signed_in(request),
             game=v["game"],
             players=v.get("players"),
@@ -344,7 +318,7 @@ class MatchDetailApi(APIView):
 class MatchJoinApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "MatchJoinInput"
 
@@ -391,7 +365,7 @@ class MatchAbortApi(APIView):
 class ChallengeAcceptApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ChallengeAcceptInput"
 
@@ -413,7 +387,7 @@ class ClientSeedApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClientSeedInput"
 
@@ -447,7 +421,7 @@ class ClientSeedAliasApi(ClientSeedApi):
 class ChallengeDeclineApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ChallengeDeclineInput"
 
@@ -466,24 +440,19 @@ class MatchViewApi(APIView):
 
     @extend_schema(responses=ViewOutput)
     def get(self, request: Request, match_id: int) -> Response:
-        loaded = match_loaded(match_id=match_id)
-        if loaded is None:
-            raise MatchNotFound()
-        view = match_view_for(
-            match=loaded.match, player=caller(request), seats=loaded.seats, game=loaded.game
-        )
-        return Response(view)
+        context = match_context(match_id, lock=False)
+        return Response(match_view_for(context=context, player=caller(request)))
 
 
 class ActionSubmitApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ActionInput"
 
         action = serializers.RegexField(r"^[a-z]+(:[0-9A-Za-z]+)?$", max_length=16)
-        ply = serializers.IntegerField(min_value=0)
+        ply = JSONIntegerField(min_value=0)
 
     @extend_schema(
         request=InputSerializer,
@@ -493,8 +462,7 @@ class ActionSubmitApi(APIView):
     def post(self, request: Request, match_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        # From META: request.headers would copy every header of the request for this one.
-        key = request.META.get("HTTP_IDEMPOTENCY_KEY") or None
+        key = request.headers.get("Idempotency-Key") or None
         if key is not None and len(key) > 64:
             raise serializers.ValidationError({"Idempotency-Key": ["At most 64 characters."]})
         player = signed_in(request)
@@ -505,10 +473,7 @@ class ActionSubmitApi(APIView):
             ply=data.validated_data["ply"],
             idempotency_key=key,
         )
-        view = match_view_for(
-            match=applied.match, player=player, ply=applied.ply + 1, seats=applied.seats, game=applied.game
-        )
-        return Response(view)
+        return Response(match_view_for(context=applied.context, player=player, ply=applied.ply + 1))
 
 
 class MatchRecordApi(APIView):
@@ -536,7 +501,7 @@ class MatchRecordApi(APIView):
 # -- bots and tokens ------------------------------------------------------------------------------------
 
 
-class BotOutput(Serializer):
+class BotOutput(serializers.Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     is_bot = serializers.BooleanField()
@@ -569,7 +534,7 @@ class BotOutput(Serializer):
 class BotListCreateApi(PagedList, APIView):
     permission_classes = [IsPerson]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "BotCreateInput"
 
@@ -602,7 +567,7 @@ class BotListCreateApi(PagedList, APIView):
 class BotSettingsApi(APIView):
     permission_classes = [IsPerson]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "BotSettingsInput"
 
@@ -647,7 +612,7 @@ class ValidationRequestApi(APIView):
 
     permission_classes = [IsPerson]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ValidationRequestInput"
 
@@ -704,8 +669,10 @@ class EventStreamApi(APIView):
 
     permission_classes = [IsAuthenticated]
     throttle_classes: list[type] = []  # one long request; the actions it leads to are throttled
+    # The stream's own type may be asked for by name (``Accept: application/x-ndjson``), as may JSON.
+    renderer_classes = [JSONRenderer, NDJSONRenderer]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         class Meta:
             ref_name = "EventStreamParams"
 
@@ -740,7 +707,7 @@ class MeApi(APIView):
         return Response(PlayerOutput(signed_in(request)).data)
 
 
-class TokenOutput(Serializer):
+class TokenOutput(serializers.Serializer):
     id = serializers.IntegerField()
     prefix = serializers.CharField(help_text="The token's first characters, to tell tokens apart.")
     created_at = serializers.DateTimeField()

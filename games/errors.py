@@ -124,6 +124,12 @@ class ManagedMatch(ApplicationError):
     )
 
 
+class TooManyOpenMatches(ApplicationError):
+    code = "too_many_open_matches"
+    http_status = status.HTTP_429_TOO_MANY_REQUESTS
+    message = "You have as many matches open or in play as an account may: finish or abort one first."
+
+
 class PeopleOnly(ApplicationError):
     code = "people_only"
     http_status = status.HTTP_403_FORBIDDEN

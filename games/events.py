@@ -38,18 +38,13 @@ def events_url() -> str | None:
     return url if url.startswith(("redis://", "rediss://")) else None
 
 
-def publish_match_event(match: Match, seats: list[Seat] | None = None) -> None:
+def publish_match_event(match: Match, seats: list[Seat]) -> None:
     """After this transaction commits, wake the streams of every player seated in ``match`` and the
     match's own stream (its page's watchers)."""
     url = events_url()
     if url is None:
         return
-    if seats is not None:
-        player_ids = [s.player_id for s in seats if s.player_id is not None]
-    else:
-        player_ids = list(
-            Seat.objects.filter(match=match, player__isnull=False).values_list("player_id", flat=True)
-        )
+    player_ids = [s.player_id for s in seats if s.player_id is not None]
     message = f"{match.pk}:{match.ply}"
     match_id = match.pk
 

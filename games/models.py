@@ -123,6 +123,11 @@ class Match(models.Model):
     next_seed_sha256 = models.CharField(
         max_length=64, blank=True, help_text="Commitment to the next game's server seed (public)."
     )
+    # The game being played (or the last one played): a match's context loads it with the match row
+    # (select_related) instead of looking for the highest-numbered game.
+    current_game = models.ForeignKey(
+        "Game", null=True, blank=True, on_delete=models.SET_NULL, related_name="+", editable=False
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

@@ -1,215 +1,87 @@
-"""Reads: a match's engine state, what a caller may see of it, lists of matches."""
+"""Reads: a match's context (the match, its seats, its current game and that game's state), what a
+caller may see of it, lists of matches."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
-from threading import Lock
 from typing import Any
 
-from django.db import connection, transaction
 from django.db.models import F, Prefetch, Q, QuerySet
 
-from games.engine import Rules, State, export_record
+from games.engine import State, export_record
 from games.engine.fair import commitment, fair_fields
-from games.models import Action, ApiToken, Game, Match, Player, Seat
-from games.rows import RowReader
-
-# Engine states by (game id, game seed, match ply), stored only after commit. A committed (game, ply)
-# names one state for good, so any node may keep this cache without invalidating it; the seed guards
-# against a reused id (a restored or test database). A miss replays from the database.
-_STATES: OrderedDict[tuple[int, str, int], State] = OrderedDict()
-_STATES_LOCK = Lock()
-_STATES_MAX = 2048
-
-
-def match_rules(match: Match) -> Rules:
-    return Rules.build(match.game, match.num_players, match.options)
-
-
-def _cache_get(key: tuple[int, str, int]) -> State | None:
-    with _STATES_LOCK:
-        state = _STATES.get(key)
-        if state is not None:
-            _STATES.move_to_end(key)
-        return state
-
-
-def cache_state(game: Game, ply: int, state: State) -> None:
-    """Remember ``state`` as the game's state at ``ply`` once the current transaction commits.
-
-    Never before: a rolled-back action must not leave a state the database does not hold.
-    """
-    key = (game.pk, game.seed, ply)
-
-    def store() -> None:
-        with _STATES_LOCK:
-            _STATES[key] = state
-            _STATES.move_to_end(key)
-            while len(_STATES) > _STATES_MAX:
-                _STATES.popitem(last=False)
-
-    transaction.on_commit(store)
-
-
-#: How many plies back a cache miss looks for a cached state to replay from. With several processes
-#: serving one match, the previous state is usually in this process's cache from its last request.
-_NEAR_MISS_PLIES = 8
-
-
-def game_state(*, match: Match, game: Game, ply: int | None = None) -> State:
-    """The engine state of ``game`` after the match's actions before ``ply`` (default: all of them)."""
-    upto = match.ply if ply is None else ply
-    state = _cache_get((game.pk, game.seed, upto))
-    if state is not None:
-        return state
-    since = game.first_ply
-    for earlier in range(upto - 1, max(game.first_ply, upto - _NEAR_MISS_PLIES) - 1, -1):
-        state = _cache_get((game.pk, game.seed, earlier))
-        if state is not None:
-            since = earlier
-            break
-    else:
-        state = State.new(match_rules(match), dealer=game.dealer, seed=game.seed)
-    with connection.cursor() as cursor:  # the hot path: no ORM query compilation
-        cursor.execute(
-            f"SELECT code FROM {Action._meta.db_table} WHERE game_id = %s AND ply >= %s AND ply < %s "
-            "ORDER BY ply",
-            [game.pk, since, upto],
-        )
-        for (code,) in cursor.fetchall():
-            state = state.apply(code)
-    cache_state(game, upto, state)
-    return state
-
-
-# -- a match, its seats and its current game in one query ------------------------------------------------
+from games.errors import MatchNotFound
+from games.models import ApiToken, Game, Match, Player, Seat
+from games.states import game_state
 
 
 @dataclass(frozen=True, slots=True)
-class LoadedMatch:
-    """A match with its seats (by index, players partly loaded) and its current game, read at once."""
+class MatchContext:
+    """Everything a match service or a match's view reads: the match, its seats by index (with their
+    players), its current game (None before the first deal) and that game's engine state at the match's
+    ply (None without a game)."""
 
     match: Match
     seats: list[Seat]
     game: Game | None
+    state: State | None
+
+    def seat_of(self, player: Player | None) -> Seat | None:
+        if player is None:
+            return None
+        return next((s for s in self.seats if s.player_id == player.pk), None)
+
+    def seat_at(self, index: int | None) -> Seat | None:
+        return next((s for s in self.seats if s.index == index), None)
 
 
-_MATCH_ROW = RowReader(Match, [f.attname for f in Match._meta.concrete_fields])
-#: What playing reads of a match: not its timestamps (each costs a Python parse a row, and a row a seat;
-#: a move only ever sets the turn's deadline), its result or finish reason. They load on first use.
-_MATCH_PLAY_LEFT_OUT = {"created_at", "started_at", "finished_at", "turn_deadline", "result", "finish_reason"}
-_MATCH_PLAY_ROW = RowReader(
-    Match, [f.attname for f in Match._meta.concrete_fields if f.name not in _MATCH_PLAY_LEFT_OUT]
-)
-_SEAT_ROW = RowReader(
-    Seat,
-    [
-        "id",
-        "match_id",
-        "index",
-        "player_id",
-        "bot_level",
-        "accepted",
-        "decline_reason",
-        "timeouts",
-        "client_seed",
-    ],
-)
-_PLAYER_ROW = RowReader(Player, ["id", "handle", "display_name", "is_bot"])
-_GAME_ROW = RowReader(
-    Game,
-    [
-        *("id", "match_id", "number", "seed", "server_seed", "client_seeds", "dealer", "first_ply", "status"),
-        *("board", "seat_map"),
-    ],
-)
-_SEAT_PLAYER = Seat._meta.get_field("player")
-_SEAT_MATCH = Seat._meta.get_field("match")
-_SELECT_SQL: dict[tuple[str, bool, RowReader[Match]], str] = {}
+def _seats() -> Prefetch[Any]:
+    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
 
 
-def _select_sql(lock: bool, match_row: RowReader[Match]) -> str:
-    key = (connection.vendor, lock, match_row)
-    sql = _SELECT_SQL.get(key)
-    if sql is None:
-        sql = _SELECT_SQL[key] = _build_select_sql(lock, match_row)
-    return sql
+def match_context(match_id: int, *, lock: bool) -> MatchContext:
+    """The match's context; ``lock`` takes the match row's lock for this transaction first.
 
-
-def _build_select_sql(lock: bool, match_row: RowReader[Match]) -> str:
-    index = connection.ops.quote_name("index")
-    sql = (
-        f"SELECT {match_row.columns('m')}, {_SEAT_ROW.columns('s')}, {_PLAYER_ROW.columns('p')}, "
-        f"{_GAME_ROW.columns('g')} "
-        f"FROM {Match._meta.db_table} m "
-        f"LEFT JOIN {Seat._meta.db_table} s ON s.match_id = m.id "
-        f"LEFT JOIN {Player._meta.db_table} p ON p.id = s.player_id "
-        f"LEFT JOIN {Game._meta.db_table} g ON g.match_id = m.id AND g.number = "
-        f"(SELECT MAX(number) FROM {Game._meta.db_table} WHERE match_id = m.id) "
-        f"WHERE m.id = %s ORDER BY s.{index}"
-    )
-    if lock and connection.features.has_select_for_update:
-        sql += " FOR UPDATE OF m" if connection.features.has_select_for_update_of else " FOR UPDATE"
-    return sql
-
-
-def match_loaded(*, match_id: int, lock: bool = False, full: bool = False) -> LoadedMatch | None:
-    """The match, its seats and current game in one statement; ``lock`` takes the match row's lock.
-
-    The action and view endpoints run this on every request: one hand-written query instead of three
-    ORM ones, whose compilation cost more than the database's work. Player rows hold only what views
-    and clocks read, and the match what play reads unless ``full``; any other field loads on first use.
+    The lock is a statement of its own, and the match, its current game and its seats are read after
+    it: a caller that waited for the lock sees every row as the holder left them (a statement that
+    locks the match and reads the joined rows would see the joined ones as they were before it
+    waited). Raises ``MatchNotFound``.
     """
-    match_row = _MATCH_ROW if full else _MATCH_PLAY_ROW
-    with connection.cursor() as cursor:
-        cursor.execute(_select_sql(lock, match_row), [match_id])
-        rows = cursor.fetchall()
-        db = cursor.db
-    if not rows:
-        return None
-    a = match_row.width
-    b = a + _SEAT_ROW.width
-    c = b + _PLAYER_ROW.width
-    match = match_row.read(rows[0][:a], db)
-    assert match is not None
-    seats: list[Seat] = []
-    for row in rows:
-        seat = _SEAT_ROW.read(row[a:b], db)
-        if seat is None:
-            continue
-        # As select_related fills them: straight into the relation caches, no setter's checks.
-        _SEAT_PLAYER.set_cached_value(seat, _PLAYER_ROW.read(row[b:c], db))
-        _SEAT_MATCH.set_cached_value(seat, match)
-        seats.append(seat)
-    game = _GAME_ROW.read(rows[0][c:], db)
-    return LoadedMatch(match=match, seats=seats, game=game)
+    if lock and not Match.objects.select_for_update().filter(pk=match_id).exists():
+        raise MatchNotFound()
+    # The game's decks are not read to play or to view it (its state comes from its seed): they load on
+    # first use.
+    match = (
+        Match.objects.select_related("current_game")
+        .defer("current_game__decks")
+        .prefetch_related(_seats())
+        .filter(pk=match_id)
+        .first()
+    )
+    if match is None:
+        raise MatchNotFound()
+    return context_of(match)
 
 
-def current_game(match: Match) -> Game | None:
-    return match.games.order_by("-number").first()
+def context_of(match: Match) -> MatchContext:
+    """The context of a match read with its current game and seats (``match_context``'s query)."""
+    game = match.current_game
+    state = None if game is None else game_state(match=match, game=game)
+    return MatchContext(match=match, seats=list(match.seats.all()), game=game, state=state)
 
 
-def match_view_for(
-    *,
-    match: Match,
-    player: Player | None,
-    ply: int | None = None,
-    seats: Sequence[Seat] | None = None,
-    game: Game | None = None,
-) -> dict[str, Any]:
+def match_view_for(*, context: MatchContext, player: Player | None, ply: int | None = None) -> dict[str, Any]:
     """What the caller may see: its seat's view (docs/RULES.md 9), or the spectator's without a seat.
 
     ``ply`` asks for the view as it was at that ply (the answer an idempotent retry gets again).
-    ``seats`` and ``game`` (the current game), when the caller has them, save their queries.
     """
-    if seats is None:
-        seats = list(match.seats.all())
-    seat = None if player is None else next((s for s in seats if s.player_id == player.pk), None)
+    match = context.match
+    seat = context.seat_of(player)
     at = match.ply if ply is None else ply
-    if game is None or game.first_ply > at:
+    game, state = context.game, context.state
+    if game is not None and game.first_ply > at:  # an earlier game's ply
         game = match.games.filter(first_ply__lte=at).order_by("-number").first()
+        state = None
     live = at == match.ply and match.status == Match.Status.IN_PROGRESS
     out: dict[str, Any] = {
         "match": match.pk,
@@ -223,11 +95,12 @@ def match_view_for(
         # RULES.md section 11: the commitment to the game's server seed (before the first game: the
         # first game's), and the client seeds its deal mixes in, readable before its first action.
         "seed_sha256": game_seed_sha256(game) if game else (match.next_seed_sha256 or None),
-        "client_seeds": list(game.client_seeds) if game else [s.client_seed for s in seats],
+        "client_seeds": list(game.client_seeds) if game else [s.client_seed for s in context.seats],
     }
     if game is None:
         return out
-    state = game_state(match=match, game=game, ply=at)
+    if state is None or at != match.ply:
+        state = game_state(match=match, game=game, ply=at)
     view = state.view(game.game_seat(seat.index) if seat else None)
     to_act = state.current_player() if live or ply is not None else None
     if to_act is not None:
@@ -308,27 +181,14 @@ def matches_list(
     return qs.order_by(*MATCH_ORDERINGS[ordering])
 
 
-def match_detail(*, match_id: int) -> Match | None:
-    """The match with ``match.seats.all()`` already loaded (by index, with their players), in one query."""
-    loaded = match_loaded(match_id=match_id, full=True)
-    if loaded is None:
-        return None
-    return with_seats(loaded.match, loaded.seats)
-
-
-def with_seats(match: Match, seats: list[Seat]) -> Match:
-    """``match`` with ``match.seats.all()`` answering ``seats`` (by index, with their players), as
-    ``prefetch_related("seats")`` leaves it: for a caller that holds them already."""
-    prefetched = match.seats.all()
-    prefetched._result_cache = seats
-    prefetched._prefetch_done = True  # type: ignore[attr-defined]
-    match._prefetched_objects_cache = {"seats": prefetched}  # type: ignore[attr-defined]
+def match_detail(*, match_id: int) -> Match:
+    """The match with its seats (by index, with their players) and its current game loaded."""
+    match = (
+        Match.objects.select_related("current_game").prefetch_related(_seats()).filter(pk=match_id).first()
+    )
+    if match is None:
+        raise MatchNotFound()
     return match
-
-
-def seats_loaded(match: Match) -> bool:
-    """Whether ``match.seats.all()`` answers without a query."""
-    return "seats" in getattr(match, "_prefetched_objects_cache", {})
 
 
 def my_turns(*, player: Player) -> QuerySet[Match]:

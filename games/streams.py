@@ -22,7 +22,7 @@ from games.events import match_channel, waiter_for, waiter_on
 from games.ladder.models import BotIncident
 from games.ladder.services import bot_seen
 from games.models import Action, Match, Player, Seat
-from games.selectors import match_view_for
+from games.selectors import MatchContext, match_context, match_view_for
 
 KEEPALIVE_SECONDS = 15.0
 #: How often an open stream marks its bot as seen (well within TUTE_LADDER_ONLINE_SECONDS).
@@ -84,7 +84,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
             turn = (match.pk, match.ply, match.turn_deadline)
             if match.turn_seat == seat.index and turn not in memory.turns:
                 memory.turns.add(turn)
-                view = match_view_for(match=match, player=player)
+                view = match_view_for(context=match_context(match.pk, lock=False), player=player)
                 if view["legal"]:  # read in the same moment as the turn: still ours
                     events.append(
                         {
@@ -217,12 +217,13 @@ class Moment:
 MOMENTS_BACKLOG = 80
 
 
-def moments_since(*, match: Match, seats: list[Seat], player: Player | None, after: int) -> list[Moment]:
+def moments_since(*, context: MatchContext, player: Player | None, after: int) -> list[Moment]:
     """One moment per ply after ``after`` up to the match's ply: the action taken (seat, code, and kind:
     move, house_bot or timeout) and what ``player`` (or a spectator) sees once it is applied.
 
     Only the newest moment carries ``legal``: the earlier ones are history for the page to show in turn.
     """
+    match, seats = context.match, context.seats
     if after >= match.ply:
         return []
     start = max(after, match.ply - MOMENTS_BACKLOG)
@@ -235,7 +236,7 @@ def moments_since(*, match: Match, seats: list[Seat], player: Player | None, aft
     out = []
     for ply in range(start + 1, match.ply + 1):
         newest = ply == match.ply
-        view = match_view_for(match=match, player=player, ply=None if newest else ply, seats=seats)
+        view = match_view_for(context=context, player=player, ply=None if newest else ply)
         if not newest:
             view["legal"] = None
         row = actions.get(ply - 1)
@@ -256,10 +257,10 @@ def match_moments(
     keepalive: float = KEEPALIVE_SECONDS,
 ) -> Iterator[Moment | None]:
     """A match's moments for its page, each once and in order, as they happen; ``None`` when quiet for
-        ``keepalive`` seconds. Ends after the match is over (with its last moments) or at ``max_seconds``.
+    ``keepalive`` seconds. Ends after the match is over (with its last moments) or at ``max_seconds``.
     ``after`` and ``status`` are what the watcher has seen already (its page's ply and status).
 
-        Like the bots' stream, derived from the rows and woken early by the match's Redis channel.
+    Like the bots' stream, derived from the rows and woken early by the match's Redis channel.
     """
     started = time.monotonic()
     seen = after
@@ -271,13 +272,14 @@ def match_moments(
             if match is None:
                 return
             if match.ply > seen or match.status != seen_status:
-                seats = list(match.seats.select_related("player").order_by("index"))
+                context = match_context(match_id, lock=False)
+                match = context.match
                 if match.ply > seen:
-                    yield from moments_since(match=match, seats=seats, player=player, after=seen)
+                    yield from moments_since(context=context, player=player, after=seen)
                 elif seen_status is not None:  # no new ply but a new status (started, resigned, aborted)
-                    view = match_view_for(match=match, player=player, seats=seats)
+                    view = match_view_for(context=context, player=player)
                     view["action"] = None
-                    yield Moment(view=view, match=match, seats=seats, newest=True)
+                    yield Moment(view=view, match=match, seats=context.seats, newest=True)
                 seen, seen_status = match.ply, match.status
                 quiet_since = time.monotonic()
             if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):

@@ -13,13 +13,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.errors import UnknownGame
-from games.ladder.apis import ValidationOutput, validation_out
+from games.ladder.outputs import ValidationOutput, validation_out
 from matchmaking.selectors import LEADERBOARD_GAMES, bot_for_author, bot_leaderboard, bot_status
 from tute_site.api import Pagination
-from tute_site.serializers import Serializer
 
 
-class BotRowOutput(Serializer):
+class BotRowOutput(serializers.Serializer):
     rank = serializers.IntegerField()
     handle = serializers.CharField(allow_null=True, help_text="Null for a house-bot level.")
     display_name = serializers.CharField()
@@ -54,7 +53,7 @@ class BotLeaderboardApi(APIView):
         return paginator.get_paginated_response(BotRowOutput([asdict(row) for row in page], many=True).data)
 
 
-class IncidentOutput(Serializer):
+class IncidentOutput(serializers.Serializer):
     id = serializers.IntegerField()
     kind = serializers.CharField(help_text="illegal (a refused action) or timeout (a move played for it).")
     match = serializers.IntegerField(source="match_id")
@@ -66,7 +65,7 @@ class IncidentOutput(Serializer):
     answer = serializers.JSONField(help_text="The server's answer, or the move played for it.")
 
 
-class CurrentMatchOutput(Serializer):
+class CurrentMatchOutput(serializers.Serializer):
     match = serializers.IntegerField()
     game = serializers.CharField()
     kind = serializers.CharField(help_text="ladder, validation or other.")
@@ -80,14 +79,14 @@ class CurrentMatchOutput(Serializer):
     max_timeouts = serializers.IntegerField()
 
 
-class RatingPointOutput(Serializer):
+class RatingPointOutput(serializers.Serializer):
     date = serializers.DateTimeField()
     rating = serializers.FloatField()
     change = serializers.FloatField()
     match = serializers.IntegerField()
 
 
-class PoolRatingOutput(Serializer):
+class PoolRatingOutput(serializers.Serializer):
     pool = serializers.CharField()
     rating = serializers.FloatField()
     matches = serializers.IntegerField()
@@ -95,7 +94,7 @@ class PoolRatingOutput(Serializer):
     history = RatingPointOutput(many=True)
 
 
-class BotStatusOutput(Serializer):
+class BotStatusOutput(serializers.Serializer):
     handle = serializers.CharField()
     display_name = serializers.CharField()
     online = serializers.BooleanField()

@@ -17,13 +17,12 @@ from ratings.errors import PlayerNotFound, UnknownPool
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
 from tute_site.api import PagedList
-from tute_site.serializers import Serializer
 
 #: Ten years: past that a date before the calendar's first year would be asked for (a 500 once).
 MAX_ACTIVE_DAYS = 3650
 
 
-class CompetitorOutput(Serializer):
+class CompetitorOutput(serializers.Serializer):
     subject = serializers.CharField()
     name = serializers.SerializerMethodField()
     handle = serializers.SerializerMethodField()
@@ -56,7 +55,7 @@ class CompetitorOutput(Serializer):
 class LeaderboardApi(PagedList, APIView):
     permission_classes = [AllowAny]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         class Meta:
             ref_name = "LeaderboardFilter"
 

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import transaction
-
 from games.models import Match
+from tute_site.celery import queue_on_commit
 
 
 def queue_match_ratings(sender: object, *, match: Match, **kwargs: Any) -> None:
-    from ratings.tasks import apply_match_ratings
-
     if match.rated:
-        # Robust: a broker outage must not undo the finish; ratings_recompute can always catch up.
-        transaction.on_commit(lambda: apply_match_ratings.delay(match.pk), robust=True)
+        # A broker outage must not undo the finish; the rating task's backlog query and
+        # ratings_recompute catch up.
+        queue_on_commit("ratings.apply_match", match.pk)

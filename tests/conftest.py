@@ -1,6 +1,7 @@
 """Fixtures shared by the whole suite."""
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from django.db import connection
@@ -57,3 +58,14 @@ def redis_url() -> str:
         client.close()
     require_service("Redis", reachable, reason)
     return url
+
+
+@pytest.fixture(autouse=True)
+def _cache_in_use() -> Iterator[None]:
+    """Every test starts with the cache in use: a test that made it fail (tute_site.caching skips it for
+    a few seconds after a failure) must not leave the next test without it."""
+    from tute_site import caching
+
+    caching._skip_until = 0.0
+    yield
+    caching._skip_until = 0.0

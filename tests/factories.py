@@ -15,7 +15,7 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
 from games.ladder.models import GAMES, Validation
-from games.models import ApiToken, Match, Player
+from games.models import ApiToken, Game, Match, Player
 from games.services import SeatSpec, match_create, token_create
 from games.tokens import token_digest
 
@@ -109,3 +109,8 @@ def token_for(player: Player) -> str:
     token = secrets.token_urlsafe(32)
     ApiToken.objects.create(user=player.user, digest=token_digest(token), prefix=token[:8])
     return token
+
+
+def current_game(match: Match) -> Game | None:
+    """The match's game being played (or the last one), as the database has it now."""
+    return Game.objects.filter(match_id=match.pk).order_by("-number").first()

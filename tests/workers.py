@@ -30,6 +30,8 @@ PROJECT_DIR = Path(__file__).resolve().parents[1]
 #: share one Redis at the same time (two checkouts on one machine) give each its own with TUTE_TEST_REDIS_DB.
 TEST_BROKER_DB = int(os.environ.get("TUTE_TEST_REDIS_DB", "15"))
 QUEUE = "celery"
+#: Every queue the worker reads: the default one and the bot-only matches' (TUTE_BOT_ONLY_QUEUE).
+QUEUES = (QUEUE, os.environ.get("TUTE_BOT_ONLY_QUEUE", "bots"))
 #: Kombu's Redis keys of messages delivered but not acknowledged yet (acks_late keeps them there).
 UNACKED_KEY = "unacked"
 
@@ -96,7 +98,7 @@ def broker_backlog(url: str) -> tuple[int, int]:
     """(messages waiting in the queue, messages delivered and not acknowledged)."""
     client = redis_client(url)
     try:
-        return int(client.llen(QUEUE)), int(client.hlen(UNACKED_KEY))
+        return sum(int(client.llen(q)) for q in QUEUES), int(client.hlen(UNACKED_KEY))
     finally:
         client.close()
 
@@ -235,7 +237,7 @@ class Worker:
             f"--pool={self.pool}",
             "--concurrency=1",
             "-Q",
-            QUEUE,
+            ",".join(QUEUES),
             "--loglevel=INFO",
             "--without-gossip",
             "--without-mingle",

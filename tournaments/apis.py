@@ -17,8 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.apis import signed_in
 from games.bots import BOT_LEVELS
+from games.callers import signed_in
 from games.models import Match
 from tournaments.errors import ClubNotFound, NoBracket, TournamentMatchNotFound, TournamentNotFound
 from tournaments.models import Club, Membership, Tournament
@@ -56,7 +56,6 @@ from tournaments.services import (
     withdraw,
 )
 from tute_site.api import PagedList
-from tute_site.serializers import Serializer
 
 
 def club_found(slug: str) -> Club:
@@ -76,20 +75,20 @@ def found(tournament_id: int) -> Tournament:
 # -- output shapes ----------------------------------------------------------------------------------------
 
 
-class ClubOutput(Serializer):
+class ClubOutput(serializers.Serializer):
     name = serializers.CharField()
     slug = serializers.SlugField()
     members = serializers.IntegerField(required=False)
     created_at = serializers.DateTimeField()
 
 
-class MembershipOutput(Serializer):
+class MembershipOutput(serializers.Serializer):
     player = serializers.CharField(source="player.handle")
     role = serializers.CharField()
     joined_at = serializers.DateTimeField()
 
 
-class TournamentOutput(Serializer):
+class TournamentOutput(serializers.Serializer):
     id = serializers.IntegerField()
     name = serializers.CharField()
     club = serializers.CharField(source="club.slug")
@@ -123,7 +122,7 @@ class TournamentOutput(Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class EntrantOutput(Serializer):
+class EntrantOutput(serializers.Serializer):
     id = serializers.IntegerField()
     seed = serializers.IntegerField(allow_null=True)
     name = serializers.CharField()
@@ -133,7 +132,7 @@ class EntrantOutput(Serializer):
     status = serializers.CharField()
 
 
-class MatchRowOutput(Serializer):
+class MatchRowOutput(serializers.Serializer):
     id = serializers.IntegerField()
     round = serializers.IntegerField()
     code = serializers.CharField(
@@ -161,7 +160,7 @@ class MatchRowOutput(Serializer):
         return [str(p) for p in row.points] if row.points is not None else None
 
 
-class RoundOutput(Serializer):
+class RoundOutput(serializers.Serializer):
     number = serializers.IntegerField()
     status = serializers.CharField()
     started_at = serializers.DateTimeField()
@@ -169,7 +168,7 @@ class RoundOutput(Serializer):
     matches = MatchRowOutput(many=True)
 
 
-class StandingOutput(Serializer):
+class StandingOutput(serializers.Serializer):
     rank = serializers.IntegerField()
     entrant = EntrantOutput()
     points = serializers.FloatField(help_text="Tournament points (`points_exact` has the exact fraction).")
@@ -187,7 +186,7 @@ class StandingOutput(Serializer):
         return str(row.points)
 
 
-class BracketSlotOutput(Serializer):
+class BracketSlotOutput(serializers.Serializer):
     code = serializers.CharField()
     round = serializers.IntegerField()
     entrants = EntrantOutput(many=True, allow_null=True)
@@ -207,12 +206,12 @@ class BracketSlotOutput(Serializer):
         return out
 
 
-class BracketSectionOutput(Serializer):
+class BracketSectionOutput(serializers.Serializer):
     section = serializers.CharField(help_text="W, L, GF or 3P")
     rounds = serializers.ListField(child=BracketSlotOutput(many=True))
 
 
-class BracketOutput(Serializer):
+class BracketOutput(serializers.Serializer):
     kind = serializers.CharField()
     size = serializers.IntegerField()
     byes = EntrantOutput(many=True)
@@ -220,7 +219,7 @@ class BracketOutput(Serializer):
     champion = EntrantOutput(allow_null=True)
 
 
-class CorrectionOutput(Serializer):
+class CorrectionOutput(serializers.Serializer):
     id = serializers.IntegerField()
     tournament_match = serializers.IntegerField(source="tournament_match_id")
     code = serializers.CharField(source="tournament_match.code")
@@ -253,7 +252,7 @@ class PointInput(serializers.Field):
 
 
 class ClubListCreateApi(PagedList, APIView):
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClubCreateInput"
 
@@ -284,7 +283,7 @@ class ClubDetailApi(APIView):
 
 
 class ClubMembersApi(PagedList, APIView):
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "ClubMemberInput"
 
@@ -314,7 +313,7 @@ class ClubMembersApi(PagedList, APIView):
 # -- tournaments -------------------------------------------------------------------------------------------------
 
 
-class TournamentInput(Serializer):
+class TournamentInput(serializers.Serializer):
     class Meta:
         ref_name = "TournamentInput"
 
@@ -358,7 +357,7 @@ def settings_of(v: dict[str, Any]) -> Settings:
 
 
 class TournamentListCreateApi(PagedList, APIView):
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         club = serializers.SlugField(required=False)
         status = serializers.ChoiceField(choices=Tournament.Status.choices, required=False)
         game = serializers.ChoiceField(choices=Match.GameName.choices, required=False)
@@ -422,7 +421,7 @@ class EntrantRenameApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentEntrantInput"
 
@@ -444,7 +443,7 @@ class EntrantRenameApi(APIView):
 class RegisterApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentRegisterInput"
 
@@ -464,7 +463,7 @@ class RegisterApi(APIView):
 class PartnerApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentPartnerInput"
 
@@ -488,7 +487,7 @@ class PartnerApi(APIView):
 class InviteApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentInviteInput"
 
@@ -516,7 +515,7 @@ class CheckInApi(APIView):
 class WithdrawApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentWithdrawInput"
 
@@ -537,7 +536,7 @@ class WithdrawApi(APIView):
 class BotFillApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentBotFillInput"
 
@@ -564,7 +563,7 @@ class BotFillApi(APIView):
 class StartApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentStartInput"
 
@@ -606,7 +605,7 @@ class RoundListApi(PagedList, APIView):
 class MatchListApi(PagedList, APIView):
     permission_classes = [AllowAny]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         round = serializers.IntegerField(required=False, min_value=1)
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchRowOutput(many=True))
@@ -631,7 +630,7 @@ class MatchDetailApi(APIView):
 class NoShowApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentNoShowInput"
 
@@ -672,7 +671,7 @@ class BracketApi(APIView):
 
 
 class CorrectionListCreateApi(PagedList, APIView):
-    class InputSerializer(Serializer):
+    class InputSerializer(serializers.Serializer):
         class Meta:
             ref_name = "TournamentCorrectionInput"
 

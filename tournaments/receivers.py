@@ -6,11 +6,9 @@ from typing import Any
 
 from games.models import Match
 from tournaments.models import TournamentMatch
-from tournaments.services.common import queue
+from tute_site.celery import queue_on_commit
 
 
 def queue_tournament_result(sender: object, *, match: Match, **kwargs: Any) -> None:
-    from tournaments.tasks import record_result
-
     if TournamentMatch.objects.filter(match_id=match.pk).exists():
-        queue(record_result, match.pk)
+        queue_on_commit("tournaments.record_result", match.pk)

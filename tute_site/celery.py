@@ -5,6 +5,7 @@ CELERY_TASK_ACKS_LATE, ...). Tasks are found in each installed app's tasks.py.
 """
 
 import os
+from datetime import datetime
 from typing import Any
 
 from celery import Celery, bootsteps
@@ -34,6 +35,22 @@ class RequeueOnConnect(bootsteps.StartStopStep):
 
 
 app.steps["consumer"].add(RequeueOnConnect)
+
+
+def queue_on_commit(
+    task_name: str, *args: Any, eta: datetime | None = None, queue: str | None = None
+) -> None:
+    """Queue the task named ``task_name`` with ``args`` once the current transaction commits.
+
+    The one way services queue work: by the task's name, so a services module never imports its tasks
+    module (which imports the services), and never before commit, so a worker never sees a row that is
+    not there yet. Robust: a broker outage must not turn a committed change into an error or skip the
+    other callbacks; each app's sweeper (celery beat) catches up with what was not queued.
+    ``eta``: run it then rather than at once; ``queue``: that queue rather than the default one.
+    """
+    from django.db import transaction
+
+    transaction.on_commit(lambda: app.send_task(task_name, args=args, eta=eta, queue=queue), robust=True)
 
 
 @worker_process_init.connect

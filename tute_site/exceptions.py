@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status
@@ -66,6 +66,10 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
             headers={"Retry-After": str(retry_after)} if retry_after else None,
         )
 
+    if isinstance(exc, RequestDataTooBig):  # Django's body limit, when something read request.body
+        set_rollback()
+        body = error_body("request_too_large", "The request body is too large.")
+        return Response(body, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         exc = drf_exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
-from django.contrib.messages.middleware import MessageMiddleware
-from django.http import HttpRequest
+from collections.abc import Callable
 
-#: Where the REST API lives (tute_site/urls.py): JSON for bots and apps, never a page.
-API_PATH_PREFIX = "/api/"
+from django.http import HttpRequest, HttpResponse, JsonResponse
+
+from tute_site.exceptions import error_body
 
 
-class WebsiteMessageMiddleware(MessageMiddleware):
-    """Django's messages for the website's pages only.
+def chunked_body_refusal(get_response: Callable[[HttpRequest], HttpResponse]) -> Callable[..., HttpResponse]:
+    """Refuse a request body sent with ``Transfer-Encoding: chunked`` (411 ``length_required``).
 
-    The API never shows a message, and setting up the message storage (its cookie and session
-    backends) on every request was a few per cent of a bot's call. An API request has no message
-    storage, as if the middleware were not installed; its answer leaves the messages of the website's
-    visitor where they are.
+    Under WSGI a body without ``Content-Length`` reads as empty: a chunked JSON body would be taken for
+    ``{}`` and answered as if the client had sent nothing. A clear refusal tells the client to send
+    the length (every HTTP client does for a body it holds in memory).
     """
 
-    def process_request(self, request: HttpRequest) -> None:
-        if not request.path_info.startswith(API_PATH_PREFIX):
-            super().process_request(request)
+    def middleware(request: HttpRequest) -> HttpResponse:
+        chunked = "chunked" in request.META.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if chunked and not request.META.get("CONTENT_LENGTH"):
+            body = error_body(
+                "length_required", "Send the request body with a Content-Length header, not chunked."
+            )
+            return JsonResponse(body, status=411)
+        return get_response(request)
+
+    return middleware

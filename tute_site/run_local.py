@@ -104,6 +104,8 @@ def programs(python: str, host: str, port: int) -> tuple[Program, list[Program]]
             "--without-heartbeat",
         ],
         term_group=False,
+        # Ctrl-C: running tasks get 3 s, then go back to the broker (Celery's soft shutdown).
+        env={**os.environ, "TUTE_WORKER_SOFT_SHUTDOWN_SECONDS": "3"},
     )
     schedule = data_dir() / "var" / "celerybeat-schedule"
     beat = Program("beat", [*celery, "beat", "--loglevel=INFO", "-s", str(schedule)], term_group=False)

@@ -7,7 +7,7 @@ the schema reads it itself: ``/api/v1/schema/?format=json`` still answers JSON, 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.negotiation import DefaultContentNegotiation
@@ -28,3 +28,48 @@ class SchemaFormatNegotiation(DefaultContentNegotiation):
 
 class SchemaApi(SpectacularAPIView):
     content_negotiation_class = SchemaFormatNegotiation
+
+
+#: The error statuses any operation may answer, each in the one error shape (tute_site/exceptions.py).
+ERROR_STATUSES = {
+    "400": "Invalid input (`invalid`, with each field's messages in `detail`) or a refused request.",
+    "401": "No credentials, or a token that is not valid (`not_authenticated`, `authentication_failed`).",
+    "403": "Not allowed for this caller (`permission_denied`, `not_seated`, `people_only`, ...).",
+    "404": "No such resource (`not_found`, `match_not_found`, ...).",
+    "405": "Method not allowed.",
+    "406": "The Accept header asks for something other than JSON.",
+    "409": "The state does not allow it now (`stale_ply`, `match_not_open`, ...).",
+    "413": "The request body is larger than TUTE_API_MAX_BODY_BYTES.",
+    "415": "The body is not JSON.",
+    "422": "Well formed but refused by the rules (`illegal_action`, ...).",
+    "429": "Throttled, or past a cap (`throttled`, `too_many_streams`, `too_many_open_matches`); see Retry-After.",
+}
+ERROR_SCHEMA = {
+    "type": "object",
+    "description": "Every API error: a stable machine code, a message for people, and details or null.",
+    "properties": {
+        "code": {"type": "string"},
+        "message": {"type": "string"},
+        "detail": {"nullable": True},
+    },
+    "required": ["code", "message", "detail"],
+}
+
+
+def error_responses(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: every operation documents each error status it may answer
+    (unless it documents that status itself), all in the one error shape, ``Error``."""
+    result.setdefault("components", {}).setdefault("schemas", {})["Error"] = ERROR_SCHEMA
+    ref = {"$ref": "#/components/schemas/Error"}
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for code, description in ERROR_STATUSES.items():
+                if code not in responses:
+                    responses[code] = {
+                        "description": description,
+                        "content": {"application/json": {"schema": ref}},
+                    }
+    return result

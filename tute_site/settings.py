@@ -15,6 +15,7 @@ from typing import Any
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -95,13 +96,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tute_site.middleware.chunked_body_refusal",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "tute_site.middleware.WebsiteMessageMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
     # Last, as django-axes asks: it turns a locked-out sign-in into its 429 answer.
@@ -257,11 +259,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_RENDERER_CLASSES": [
-        "tute_site.api.OrjsonRenderer",
+        "rest_framework.renderers.JSONRenderer",
         *(["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     ],
-    "DEFAULT_PARSER_CLASSES": ["tute_site.api.LimitedJSONParser"],
-    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "tute_site.api.JSONContentNegotiation",
+    "DEFAULT_PARSER_CLASSES": ["tute_site.api.JSONParser"],
     # ``?format=`` is a filter (the tournaments list's), never a renderer override; only the schema view
     # reads it as one (tute_site/schema.py).
     "URL_FORMAT_OVERRIDE": None,
@@ -287,6 +288,10 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI and ReDoc from this site's static files (drf-spectacular-sidecar), never from a CDN.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tute_site.schema.error_responses",
+    ],
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
@@ -309,7 +314,13 @@ TUTE_TOKEN_CACHE_SECONDS = env_int("TUTE_TOKEN_CACHE_SECONDS", 10)
 
 CACHES = {
     "default": (
-        {"BACKEND": "tute_site.cache.RedisCache", "LOCATION": CACHE_URL}
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that is down must fail a request's cache call fast: the API then goes on without
+            # the cache (tute_site.caching) instead of waiting on a socket.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
         if CACHE_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
@@ -359,12 +370,25 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "socket_keepalive": True,
     }
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
+# Matches an account may have open or in play that it created itself (API and website; tournaments'
+# and the ladder's do not count); the next gets 429 too_many_open_matches. 0: no cap.
+TUTE_MAX_OPEN_MATCHES = env_int("TUTE_MAX_OPEN_MATCHES", 20)
+# House-bot turns of matches where nobody (no person, no bot account) sits go on a queue of their own,
+# which every worker reads in turn with the default one (kombu takes from each queue in rotation): a flood
+# of bot-only matches never starves a match with players.
+TUTE_BOT_ONLY_QUEUE = os.environ.get("TUTE_BOT_ONLY_QUEUE", "bots")
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = [Queue("celery"), Queue(TUTE_BOT_ONLY_QUEUE)]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A stopped worker waits this long for its running tasks, then stops them and gives their messages back
+# to the broker (Celery's soft shutdown). 0, the default, waits for them to finish (a deploy's SIGTERM);
+# `make run` sets 3 so that one Ctrl-C stops everything within seconds.
+CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = float(os.environ.get("TUTE_WORKER_SOFT_SHUTDOWN_SECONDS", "0"))
 CELERY_TIMEZONE = TIME_ZONE
 # Celery's Django fix-up closes the DB connection around every task unless told to reuse it: a new
 # PostgreSQL connection per bot turn cost ~7 ms a reply (docs/PERFORMANCE.md, issue 4).

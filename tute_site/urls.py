@@ -27,5 +27,6 @@ urlpatterns = [
     path("", include("web.urls")),
 ]
 
+handler400 = "tute_site.errors.bad_request"
 handler404 = "tute_site.errors.not_found"
 handler500 = "tute_site.errors.server_error"

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from games.engine.fair import commitment
 from games.models import Game, Match, Player, Seat
-from games.selectors import match_rules
+from games.states import match_rules
 
 
 def verify_panel(match: Match) -> list[dict[str, Any]] | None:

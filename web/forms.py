@@ -79,6 +79,15 @@ class PlayForm(forms.Form):
         required=False,
         help_text=_("Leave empty for as many as the deck allows; fewer make a shorter game."),
     )
+    client_seed = forms.CharField(
+        label=_("Your seed (optional)"),
+        required=False,
+        strip=False,
+        help_text=_(
+            "Any text you choose, mixed into every deal with the server's committed seed, so that nobody "
+            "can choose the cards alone (1 to 64 plain ASCII characters, no colon)."
+        ),
+    )
 
     def options(self) -> dict[str, object]:
         """The rules flags the form sets (Pocha's hand sizes); the engine checks them."""

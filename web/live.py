@@ -24,6 +24,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET
 
 from games.models import Match, Seat
+from games.selectors import match_context
 from games.services.common import HOUSE_BOT_GRACE_SECONDS
 from games.streams import Moment, api_time, match_moments, moments_since
 from tute_site.api import client_address
@@ -129,8 +130,9 @@ def match_moments_json(request: HttpRequest, match_id: int) -> HttpResponse:
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
-        seats = list(match.seats.select_related("player").order_by("index"))
-        moments = moments_since(match=match, seats=seats, player=request_player(request), after=after)
+        context = match_context(match_id, lock=False)
+        match, seats = context.match, context.seats
+        moments = moments_since(context=context, player=request_player(request), after=after)
         response = JsonResponse(
             {
                 "ply": match.ply,

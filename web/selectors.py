@@ -6,6 +6,7 @@ players are prefetched, ratings come with their players joined.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,8 @@ from games.engine import Rules, State
 from games.engine.cards import codes_of
 from games.engine.views import SeatView
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import match_rules, matches_list
+from games.selectors import matches_list
+from games.states import match_rules
 from ratings.models import Pool, Rating, RatingChange
 from ratings.selectors import is_provisional, leaderboard, player_ratings
 from tournaments.models import Club, Correction, Entrant, Membership, Tournament, TournamentMatch
@@ -108,9 +110,10 @@ def bots_of(*, user: User) -> list[Player]:
 
 
 def match_page(*, match_id: int) -> Match | None:
-    """A match with its seats, their players and its games (three queries)."""
+    """A match with its current game, its seats, their players and its games (three queries)."""
     return (
-        Match.objects.prefetch_related(
+        Match.objects.select_related("current_game")
+        .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index")),
             Prefetch("games", queryset=Game.objects.order_by("number")),
         )
@@ -179,6 +182,31 @@ def match_outcome(match: Match, cantes: list[dict[str, Any]] | None = None) -> l
         }
         for side in range(side_count)
     ]
+
+
+def pocha_scoresheet(*, match: Match, replay: list[ReplayGame]) -> list[dict[str, Any]]:
+    """A finished Pocha match's scoresheet, hand by hand: cards dealt, then per seat bid, made, points and
+    the running total (from the replay's last step, which the engine computed)."""
+    if match.game != Match.GameName.POCHA or not replay or not replay[-1].steps:
+        return []
+    hands = replay[-1].steps[-1].get("hands_played") or []
+    totals = [0] * match.num_players
+    rows = []
+    for number, hand in enumerate(hands, start=1):
+        cells = []
+        for seat in range(match.num_players):
+            points = hand["scores"][seat]
+            totals[seat] += points
+            cells.append(
+                {
+                    "bid": hand["bids"][seat],
+                    "made": hand["tricks"][seat],
+                    "points": points,
+                    "total": totals[seat],
+                }
+            )
+        rows.append({"number": number, "cards": hand["cards"], "cells": cells})
+    return rows
 
 
 def side_of(match: Match | str, seat: int) -> int:
@@ -292,7 +320,7 @@ def match_replay(*, match: Match) -> list[ReplayGame]:
     if match.status != Match.Status.FINISHED:
         return []
     # A finished match never changes: its replay is computed once per cache.
-    key = f"web:replay:{match.pk}:{match.finished_at.isoformat() if match.finished_at else ''}"
+    key = f"web:replay:v2:{match.pk}:{match.finished_at.isoformat() if match.finished_at else ''}"
     cached = cache.get(key)
     if cached is not None:
         return list(cached)
@@ -363,6 +391,8 @@ def _snapshot(
         "scores": list(public.scores),
         "cantes": [{"seat": s, "suit": suit, "points": p} for s, suit, p in public.cantes],
         "result": public.result,
+        # The whole scoresheet on the game's last step only (the finished page's table reads it).
+        "hands_played": list(public.hands_played) if public.result is not None else None,
     }
 
 
@@ -457,7 +487,11 @@ def bracket_columns(*, bracket: BracketView, games_match: dict[int, int]) -> lis
                         "match_id": games_match.get(slot.tournament_match) if slot.tournament_match else None,
                     }
                 )
-            columns.append({"round": number, "boxes": boxes})
+            columns.append({"round": number, "boxes": boxes, "pairs": False})
+        # A column whose boxes feed the next one two by two gets joined connectors (a line from each pair
+        # to the box they feed); columns that feed one to one (losers' rounds) keep the straight ones.
+        for column, after in itertools.pairwise(columns):
+            column["pairs"] = len(column["boxes"]) == 2 * len(after["boxes"])
         sections.append({"section": section.section, "columns": columns})
     return sections
 

@@ -21,7 +21,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
 from games.models import Match
-from games.selectors import match_view_for, tokens_of
+from games.selectors import context_of, match_view_for, tokens_of
 from games.services import (
     SeatSpec,
     bot_create,
@@ -139,7 +139,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "seats": seats,
             "my_seat": my_seat,
-            "initial_view": match_view_for(match=match, player=me),
+            "initial_view": match_view_for(context=context_of(match), player=me),
             "clock": live.clock(match, list(match.seats.all())),
             "variant": selectors.variant_in_force(match),
             "replay": [{"number": g.number, "result": g.result, "steps": g.steps} for g in replay],
@@ -149,6 +149,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
                 match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
             ),
             "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
+            "scoresheet": selectors.pocha_scoresheet(match=match, replay=replay),
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
             "verify_games": verify_panel(match),
@@ -175,12 +176,14 @@ def play(request: HttpRequest) -> HttpResponse:
                 game=game, players=form.seat_count(), options=form.options()
             )
             match = match_create(
+                capped=True,
                 created_by=me,
                 game=game,
                 players=seats_total,
                 options=form.options(),
                 seats=[SeatSpec(player=me.handle)]
                 + [SeatSpec(bot=form.cleaned_data["bot"])] * (seats_total - 1),
+                client_seed=form.cleaned_data.get("client_seed") or None,
             )
         except (ApplicationError, RulesError) as exc:
             form.add_error(None, error_text(exc))
@@ -304,6 +307,7 @@ def bot_challenge(request: HttpRequest, handle: str) -> HttpResponse:
     total = {"tute2": 2, "tute4": 4, "pocha": 3}[game]
     try:
         match = match_create(
+            capped=True,
             created_by=me,
             game=game,
             players=total if game == "pocha" else None,

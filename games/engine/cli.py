@@ -197,8 +197,24 @@ def play_games(
         yield seed, dealer, state
 
 
+#: The entry-point group (pyproject.toml) where the bots' package names its ``get_bot(name)``: the engine
+#: never imports the bots (they import the engine); the command line finds them where they are installed.
+BOTS_ENTRY_POINTS = "tute_arena.bots"
+
+
+def installed_bots() -> Callable[[str], Any]:
+    """The installed bots' ``get_bot(name) -> bot`` (the ``house`` entry point of ``tute_arena.bots``)."""
+    from importlib.metadata import entry_points
+
+    found = entry_points(group=BOTS_ENTRY_POINTS, name="house")
+    if not found:
+        raise SystemExit(f"no bots are installed (entry point group {BOTS_ENTRY_POINTS!r}): pip install -e .")
+    get_bot: Callable[[str], Any] = next(iter(found)).load()
+    return get_bot
+
+
 def command_play(args: argparse.Namespace, out: TextIO) -> int:
-    from games.bots import get_bot  # the CLI seats bots; the rules themselves never import them
+    get_bot = installed_bots()
 
     options: dict[str, Any] = {}
     if args.options:

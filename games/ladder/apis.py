@@ -11,31 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.ladder.models import Validation
 from games.ladder.selectors import notices_of
 from games.models import Player
 from games.streams import incident_notices
-from tute_site.serializers import Serializer
-
-
-def validation_out(validation: Validation) -> dict[str, Any]:
-    return {
-        "game": validation.game,
-        "status": validation.status,
-        "passed": validation.passed,
-        "required": validation.required,
-        "failure_reason": validation.failure_reason,
-        "failure_incident": validation.failure_id,
-    }
-
-
-class ValidationOutput(Serializer):
-    game = serializers.CharField()
-    status = serializers.ChoiceField(choices=Validation.Status.choices)
-    passed = serializers.IntegerField()
-    required = serializers.IntegerField()  # type: ignore[assignment]  # (popped by the metaclass)
-    failure_reason = serializers.CharField()
-    failure_incident = serializers.IntegerField(allow_null=True, help_text="The incident that failed it.")
 
 
 class MyNoticesApi(APIView):
@@ -43,7 +21,7 @@ class MyNoticesApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class FilterSerializer(Serializer):
+    class FilterSerializer(serializers.Serializer):
         class Meta:
             ref_name = "NoticesParams"
 

@@ -8,10 +8,11 @@ from typing import Any
 
 from django.db import transaction
 
+from games.errors import MatchNotFound
 from games.events import publish_match_event
 from games.ladder.models import BotIncident
 from games.models import Match, Player, Seat
-from games.selectors import match_view_for
+from games.selectors import MatchContext, match_context, match_view_for
 
 
 def _turn_payload(view: dict[str, Any], match: Match) -> dict[str, Any]:
@@ -24,11 +25,14 @@ def refusal_record(*, match_id: int, player: Player, code: str, ply: int, answer
     """A bot account's action the engine refused: the turn it had, what it sent, the 422 it got."""
     if not player.is_bot:
         return
-    match = Match.objects.filter(pk=match_id).first()
-    seat = Seat.objects.filter(match_id=match_id, player=player).first()
-    if match is None or seat is None:
+    try:
+        context = match_context(match_id, lock=False)
+    except MatchNotFound:
         return
-    view = match_view_for(match=match, player=player)
+    match, seat = context.match, context.seat_of(player)
+    if seat is None:
+        return
+    view = match_view_for(context=context, player=player)
     BotIncident.objects.create(
         player=player,
         match=match,
@@ -39,14 +43,15 @@ def refusal_record(*, match_id: int, player: Player, code: str, ply: int, answer
         sent={"action": code, "ply": ply},
         answer=answer,
     )
-    publish_match_event(match)  # its stream hears of it at once
+    publish_match_event(match, context.seats)  # its stream hears of it at once
 
 
-def timeout_record(*, match: Match, seat: Seat, ply: int, code: str) -> None:
+def timeout_record(*, context: MatchContext, seat: Seat, ply: int, code: str) -> None:
     """In the timeout's transaction, before the move is applied: the turn the bot let run out."""
     if seat.player is None or not seat.player.is_bot:
         return
-    view = match_view_for(match=match, player=seat.player)
+    match = context.match
+    view = match_view_for(context=context, player=seat.player)
     BotIncident.objects.create(
         player=seat.player,
         match=match,

@@ -31,8 +31,7 @@ from games.ladder.models import GAMES, BotIncident, BotProfile, LadderMatch, Val
 from games.ladder.push import PushError, check_url, push
 from games.ladder.selectors import online_since, validation_required
 from games.models import Match, Player, Seat
-from games.selectors import match_view_for
-from games.services.common import lock_match
+from games.selectors import match_context, match_view_for
 from games.services.matches import Clock, SeatSpec, match_create
 from games.services.play import action_submit, turn_timeout
 
@@ -185,7 +184,9 @@ def ladder_match_finished(*, match_id: int) -> None:
     """A ladder or validation match ended: the ladder stops counting it as under way; a validation
     match counts towards its validation when the bot played it clean (no refused action, no timeout),
     and fails the validation otherwise."""
-    lock_match(match_id)  # the finishing transaction has committed; this orders repeated deliveries
+    match_context(
+        match_id, lock=True
+    )  # the finishing transaction has committed; this orders repeated deliveries
     ladder = LadderMatch.objects.filter(match_id=match_id, finished=False).select_related("match").first()
     if ladder is None or ladder.match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
         return
@@ -261,7 +262,7 @@ def push_turn(*, match_id: int, ply: int) -> str | None:
         return "not a push bot"
     from games.streams import api_time  # the stream reads this module: import here
 
-    view = match_view_for(match=match, player=seat.player)
+    view = match_view_for(context=match_context(match.pk, lock=False), player=seat.player)
     if not view["legal"] or view["ply"] != ply:
         return "moved on"
     event = {

@@ -12,7 +12,7 @@ from typing import Any
 from games.bots import get_bot
 from games.bots.arena import play_game
 from games.models import Game
-from games.selectors import match_rules
+from games.states import match_rules
 
 #: The house bot that plays the deal, and how many times (each with its own random stream).
 LUCK_BOT = "rule"

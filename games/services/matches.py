@@ -7,7 +7,8 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from games.bots import BOT_LEVELS
@@ -29,13 +30,15 @@ from games.errors import (
     NotInvited,
     NotSeated,
     SeatTaken,
+    TooManyOpenMatches,
     UnknownPlayer,
 )
 from games.events import publish_match_event
 from games.ladder.selectors import unvalidated_bots
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import cache_state, match_rules, with_seats
-from games.services.common import lock_loaded, lock_match, set_turn
+from games.selectors import MatchContext, match_context
+from games.services.common import set_turn
+from games.states import cache_state, match_rules
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +79,7 @@ def match_create(
     challenge: bool = True,
     managed: bool = False,
     client_seed: str | None = None,
+    capped: bool = False,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
@@ -97,7 +101,13 @@ def match_create(
     makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
     (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
     organiser's to check.
+
+    ``capped`` (a match asked for by an account, through the API or the website): refused with
+    ``TooManyOpenMatches`` when the creator already has ``TUTE_MAX_OPEN_MATCHES`` matches of their own
+    open or in play, so that no account floods the house bots' workers.
     """
+    if capped:
+        _check_open_matches(created_by)
     if seats is not None:
         if players is None:
             players = len(seats)  # the seats given are the table: never padded with empty ones
@@ -180,23 +190,43 @@ def match_create(
             )
         )
     Seat.objects.bulk_create(new_seats)
-    _start_when_ready(match, new_seats)
+    _start_when_ready(MatchContext(match=match, seats=new_seats, game=None, state=None))
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
-    return with_seats(match, new_seats)
+    return match
+
+
+def _check_open_matches(creator: Player) -> None:
+    limit = settings.TUTE_MAX_OPEN_MATCHES
+    if limit <= 0:
+        return
+    # The creator's row, locked: two creations at once are counted one after the other.
+    Player.objects.select_for_update().filter(pk=creator.pk).first()
+    live = Match.objects.filter(
+        created_by=creator.user_id, managed=False, status__in=[Match.Status.OPEN, Match.Status.IN_PROGRESS]
+    ).count()
+    if live >= limit:
+        raise TooManyOpenMatches(
+            f"You have {live} matches open or in play; finish or abort one first (at most {limit}).",
+            detail={"limit": limit, "open": live},
+        )
 
 
 @transaction.atomic
 def seat_join(
     *, match_id: int, player: Player, seat: int | None = None, client_seed: str | None = None
 ) -> Match:
-    """Take ``seat`` (or the first empty one); the match starts when its last seat is filled."""
+    """Take ``seat`` (or the first empty one); the match starts when its last seat is filled.
+
+    The seats are read after the match row's lock, so of two joins at once the second sees the first's
+    seat; the seat's own conditional update and the one-seat-per-player constraint are the last guards.
+    """
     if client_seed is not None:
         _check_client_seed(client_seed)
-    loaded = lock_loaded(match_id, full=True)  # match, seats and their players in one statement
-    match, seats = loaded.match, loaded.seats
+    context = match_context(match_id, lock=True)
+    match, seats = context.match, context.seats
     if match.status != Match.Status.OPEN:
         raise MatchNotOpen()
-    if any(s.player_id == player.pk for s in seats):
+    if context.seat_of(player) is not None:
         raise AlreadySeated()
     if match.rated:
         _rated_for_bots(match.game, [player], True)
@@ -205,31 +235,37 @@ def seat_join(
         if target is None:
             raise SeatTaken("No empty seat is left.")
     else:
-        target = next((s for s in seats if s.index == seat), None)
+        target = context.seat_at(seat)
         if target is None:
             raise InvalidSeats(f"This match has seats 0 to {len(seats) - 1}.")
         if not target.is_empty:
             raise SeatTaken(f"Seat {seat} is taken.")
-    target.player = player
-    target.accepted = True
-    target.decline_reason = ""
+    try:
+        with transaction.atomic():
+            taken = Seat.objects.filter(pk=target.pk, player__isnull=True, bot_level="").update(
+                player=player, accepted=True, decline_reason="", client_seed=client_seed or ""
+            )
+    except IntegrityError:  # seat_one_per_player: the same player joined another seat meanwhile
+        raise AlreadySeated() from None
+    if taken != 1:
+        raise SeatTaken(f"Seat {target.index} is taken.")
+    target.player, target.accepted, target.decline_reason = player, True, ""
     target.client_seed = client_seed or ""
-    target.save(update_fields=["player", "accepted", "decline_reason", "client_seed"])
-    _start_when_ready(match, seats)
-    return with_seats(match, seats)
+    _start_when_ready(context)
+    return match
 
 
 @transaction.atomic
 def seat_leave(*, match_id: int, player: Player) -> Match:
-    match = lock_match(match_id)
-    if match.status != Match.Status.OPEN:
+    context = match_context(match_id, lock=True)
+    if context.match.status != Match.Status.OPEN:
         raise MatchNotOpen("Seats can only be left before the match starts; resign instead.")
-    updated = Seat.objects.filter(match=match, player=player).update(
-        player=None, accepted=True, client_seed=""
-    )
-    if not updated:
+    seat = context.seat_of(player)
+    if seat is None:
         raise NotSeated()
-    return match
+    seat.player, seat.accepted, seat.client_seed = None, True, ""
+    seat.save(update_fields=["player", "accepted", "client_seed"])
+    return context.match
 
 
 @transaction.atomic
@@ -237,35 +273,35 @@ def challenge_accept(*, match_id: int, player: Player, client_seed: str | None =
     """The challenged player takes the seat it was offered (with its client seed, if it gives one)."""
     if client_seed is not None:
         _check_client_seed(client_seed)
-    match = lock_match(match_id)
-    seat = _challenged_seat(match, player)
+    context = match_context(match_id, lock=True)
+    seat = _challenged_seat(context, player)
     seat.accepted = True
     fields = ["accepted"]
     if client_seed is not None:
         seat.client_seed = client_seed
         fields.append("client_seed")
     seat.save(update_fields=fields)
-    _start_when_ready(match)
-    return match
+    _start_when_ready(context)
+    return context.match
 
 
 @transaction.atomic
 def challenge_decline(*, match_id: int, player: Player, reason: str = "") -> Match:
     """The challenged player refuses: the seat is empty again and keeps the reason for the creator."""
-    match = lock_match(match_id)
-    seat = _challenged_seat(match, player)
+    context = match_context(match_id, lock=True)
+    seat = _challenged_seat(context, player)
     seat.player = None
     seat.accepted = True
     seat.decline_reason = reason[:200] or "declined"
     seat.client_seed = ""
     seat.save(update_fields=["player", "accepted", "decline_reason", "client_seed"])
-    return match
+    return context.match
 
 
-def _challenged_seat(match: Match, player: Player) -> Seat:
-    if match.status != Match.Status.OPEN:
+def _challenged_seat(context: MatchContext, player: Player) -> Seat:
+    if context.match.status != Match.Status.OPEN:
         raise MatchNotOpen("The challenge is no longer open.")
-    seat = match.seats.filter(player=player).first()
+    seat = context.seat_of(player)
     if seat is None:
         raise NotSeated()
     if seat.accepted:
@@ -281,7 +317,8 @@ def match_abort(*, match_id: int, by: Player) -> Match:
     side has moved); after that only resigning or the clock ends it, so nobody dodges a rating change.
     A tournament's match (``managed``) is ended only by the tournament.
     """
-    match = lock_match(match_id)
+    context = match_context(match_id, lock=True)
+    match = context.match
     if match.managed:
         raise ManagedMatch()
     if match.created_by_id != by.user_id and not by.user.is_staff:
@@ -292,21 +329,23 @@ def match_abort(*, match_id: int, by: Player) -> Match:
         acted = Action.objects.filter(match=match).order_by().values("seat").distinct().count()
         if acted >= match.num_players:
             raise AbortTooLate()
-    return _call_off(match)
+    return _call_off(context)
 
 
 @transaction.atomic
 def match_call_off(*, match_id: int) -> Match:
     """End a match with no result for the service that manages it (a tournament's no-show,
     withdrawal or cancellation, whose service checked who asked); a match already over is left as it is."""
-    match = lock_match(match_id)
+    context = match_context(match_id, lock=True)
+    match = context.match
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
         return match
     log.info("match %s called off by its managing service at ply %s", match.pk, match.ply)
-    return _call_off(match)
+    return _call_off(context)
 
 
-def _call_off(match: Match) -> Match:
+def _call_off(context: MatchContext) -> Match:
+    match = context.match
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     match.status = Match.Status.ABORTED
     match.finish_reason = "aborted"
@@ -314,7 +353,7 @@ def _call_off(match: Match) -> Match:
     match.turn_seat = None
     match.turn_deadline = None
     match.save(update_fields=["status", "finish_reason", "finished_at", "turn_seat", "turn_deadline"])
-    publish_match_event(match)
+    publish_match_event(match, context.seats)
     return match
 
 
@@ -334,16 +373,14 @@ def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> boo
     return rated
 
 
-def _start_when_ready(match: Match, seats: list[Seat] | None = None) -> None:
-    """Start the match once every seat is filled and accepted; ``seats``, when the caller holds them
-    (with their players), save reading them again."""
-    if seats is None:
-        seats = list(match.seats.select_related("player").order_by("index"))
-    if all(seat.is_ready for seat in seats):
+def _start_when_ready(context: MatchContext) -> None:
+    """Start the match once every seat is filled and accepted."""
+    match = context.match
+    if all(seat.is_ready for seat in context.seats):
         match.status = Match.Status.IN_PROGRESS
         match.started_at = timezone.now()
         # The status is saved with the first turn's fields, in the same UPDATE.
-        deal_game(match, number=0, seats=seats, also_save=("status", "started_at"))
+        deal_game(context, number=0, also_save=("status", "started_at"))
 
 
 #: The games a duplicate match is played in, and how often each board is played (the seats rotated
@@ -352,9 +389,7 @@ DUPLICATE_GAMES = (Match.GameName.TUTE2, Match.GameName.TUTE4)
 DUPLICATE_PLAYS = 2
 
 
-def deal_game(
-    match: Match, *, number: int, seats: list[Seat] | None = None, also_save: tuple[str, ...] = ()
-) -> Game:
+def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] = ()) -> MatchContext:
     """A new game dealt from the match's committed server seed and the seats' client seeds (RULES.md
     section 11); the next game's server seed is drawn now from the OS's secure source and committed.
 
@@ -362,10 +397,10 @@ def deal_game(
     play deals the board as above, the second deals the same seed with the same dealer, game seat g
     held by match seat (g + 1) mod n.
 
-    ``also_save`` names fields of ``match`` the caller changed, saved with the turn's.
+    ``also_save`` names fields of the match the caller changed, saved with the turn's. Returns the
+    match's context with the new game as its current one.
     """
-    if seats is None:
-        seats = list(match.seats.select_related("player").order_by("index"))
+    match, seats = context.match, context.seats
     rules = match_rules(match)
     n = rules.players
     board: int | None = None
@@ -402,6 +437,7 @@ def deal_game(
         board=board,
         seat_map=seat_map,
     )
+    match.current_game = game
     match.seed_sha256 = commitment(server_seed)
     fair = ["seed_sha256"]
     if first is None:
@@ -410,8 +446,9 @@ def deal_game(
         match.next_seed_sha256 = commitment(following)
         fair += ["next_server_seed", "next_seed_sha256"]
     cache_state(game, match.ply, state)
-    set_turn(match, state, seats, also_save=(*also_save, *fair), seat_map=seat_map)
-    return game
+    dealt = MatchContext(match=match, seats=seats, game=game, state=state)
+    set_turn(dealt, state, also_save=(*also_save, "current_game", *fair))
+    return dealt
 
 
 def new_server_seed() -> str:
@@ -432,9 +469,9 @@ def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match
     then made again from the new seed). After the current game's first action: 409 game_started.
     """
     _check_client_seed(client_seed)
-    loaded = lock_loaded(match_id, full=True)
-    match, seats, game = loaded.match, loaded.seats, loaded.game
-    seat = next((s for s in seats if s.player_id == player.pk), None)
+    context = match_context(match_id, lock=True)
+    match, game = context.match, context.game
+    seat = context.seat_of(player)
     if seat is None:
         raise NotSeated()
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
@@ -452,17 +489,17 @@ def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match
     seat.client_seed = client_seed
     seat.save(update_fields=["client_seed"])
     if match.status == Match.Status.IN_PROGRESS and game is not None:
-        state = _redeal(match, game, seats)
+        state = _redeal(context, game)
         # The turn starts again with the new cards, and streams hear of it.
-        set_turn(match, state, seats, seat_map=game.seat_map)
+        set_turn(MatchContext(match=match, seats=context.seats, game=game, state=state), state)
     else:
-        publish_match_event(match, seats)
-    return with_seats(match, seats)
+        publish_match_event(match, context.seats)
+    return match
 
 
-def _redeal(match: Match, game: Game, seats: list[Seat]) -> State:
+def _redeal(context: MatchContext, game: Game) -> State:
     """Deal ``game`` (no action yet) again from its server seed and the seats' client seeds now."""
-    game = Game.objects.get(pk=game.pk)
+    match, seats = context.match, context.seats
     client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
     seed = deal_seed(game.server_seed, client_seeds)
     state = State.new(match_rules(match), dealer=game.dealer, seed=seed)

@@ -1,18 +1,18 @@
 """Playing a match: actions by seats, house bots and timeouts; finishing, resigning, forfeits.
 
-Every service here locks the match row (``select_for_update`` on PostgreSQL) and, because that lock does
-nothing on SQLite, also moves the ply with a conditional update; ``UNIQUE(match, ply)`` is the last
-guard. One action per ply, whatever the database.
+Every service here loads the match's context with the match row locked (``select_for_update`` on
+PostgreSQL) and, because that lock does nothing on SQLite, also moves the ply with a compare-and-swap
+(``filter(pk=..., ply=ply).update(...) == 1``); ``UNIQUE(match, ply)`` is the last guard. One action
+per ply, whatever the database.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -29,19 +29,12 @@ from games.errors import (
 from games.events import publish_match_event
 from games.ladder.incidents import refusal_record, timeout_record
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import cache_state, game_state
-from games.services.common import (
-    lock_loaded,
-    lock_match,
-    queue_house_bot,
-    set_turn,
-    side_of,
-    sides,
-    turn_after,
-    turn_started,
-)
+from games.selectors import MatchContext, match_context
+from games.services.common import queue_house_bot, set_turn, side_of, sides, turn_after, turn_started
 from games.services.matches import DUPLICATE_PLAYS, deal_game
 from games.signals import match_finished
+from games.states import cache_state
+from tute_site.celery import queue_on_commit
 from tute_site.exceptions import error_body
 
 #: The bot that plays for a seat whose clock ran out.
@@ -50,16 +43,15 @@ TIMEOUT_BOT = "rule"
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What an action did: the match after it and the ply the action took.
+    """What an action did: the match's context after it (its current game: the one the action was
+    played in, or the next one dealt when it ended that game) and the ply the action took."""
 
-    ``seats`` and ``game`` (the match's game after the action: the one it was played in, or the next
-    one dealt when it ended that game) let the caller answer without reading them again.
-    """
-
-    match: Match
+    context: MatchContext
     ply: int
-    seats: list[Seat] | None = None
-    game: Game | None = None
+
+    @property
+    def match(self) -> Match:
+        return self.context.match
 
 
 def action_submit(
@@ -90,22 +82,23 @@ def action_submit(
 def _action_submit(
     *, match_id: int, player: Player, code: str, ply: int, idempotency_key: str | None = None
 ) -> Applied:
-    loaded = lock_loaded(match_id)
-    match, seats = loaded.match, loaded.seats
+    context = match_context(match_id, lock=True)
     if idempotency_key:
         # Checked under the lock, so a retry racing its own first attempt still finds it.
-        earlier = Action.objects.filter(match=match, player=player, idempotency_key=idempotency_key).first()
+        earlier = (
+            Action.objects.filter(match_id=match_id, player=player, idempotency_key=idempotency_key)
+            .values_list("code", "ply")
+            .first()
+        )
         if earlier is not None:
-            if earlier.code != code or earlier.ply != ply:
+            if earlier != (code, ply):
                 raise IdempotencyKeyReused()
-            return Applied(match=match, ply=earlier.ply, seats=seats)
-    seat = next((s for s in seats if s.player_id == player.pk), None)
+            return Applied(context=context, ply=ply)
+    seat = context.seat_of(player)
     if seat is None:
         raise NotSeated()
     return _act(
-        match,
-        seats=seats,
-        game=loaded.game,
+        context,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -118,19 +111,16 @@ def _action_submit(
 @transaction.atomic
 def bot_turn_play(*, match_id: int, ply: int) -> Applied | None:
     """Play a house bot's turn at ``ply``; nothing when the match has moved on or it is not a bot's turn."""
-    loaded = lock_loaded(match_id)
-    match, seats, game = loaded.match, loaded.seats, loaded.game
-    if match.status != Match.Status.IN_PROGRESS or match.ply != ply or game is None:
+    context = match_context(match_id, lock=True)
+    match, game, state = context.match, context.game, context.state
+    if match.status != Match.Status.IN_PROGRESS or match.ply != ply or game is None or state is None:
         return None
-    seat = next((s for s in seats if s.index == match.turn_seat), None)
+    seat = context.seat_at(match.turn_seat)
     if seat is None or not seat.bot_level:
         return None
-    state = game_state(match=match, game=game)
     code = house_bot_action(seat.bot_level, state, game.game_seat(seat.index), seed=_bot_seed(game, ply))
     return _act(
-        match,
-        seats=seats,
-        game=game,
+        context,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -148,32 +138,24 @@ def turn_timeout(*, match_id: int, ply: int, now: bool = False) -> Applied | Non
     recorded as a timeout; the seat forfeits the match at its ``max_timeouts``-th. ``now``: the turn is
     lost already, before its deadline (a push bot's endpoint failed); never for a house bot's turn.
     """
-    loaded = lock_loaded(match_id, full=True)  # with the turn's deadline, which play reads leave out
-    match, seats, game = loaded.match, loaded.seats, loaded.game
-    if (
-        match.status != Match.Status.IN_PROGRESS
-        or match.ply != ply
-        or match.turn_seat is None
-        or game is None
-    ):
+    context = match_context(match_id, lock=True)
+    match, game, state = context.match, context.game, context.state
+    if match.status != Match.Status.IN_PROGRESS or match.ply != ply or game is None or state is None:
         return None
-    seat = next(s for s in seats if s.index == match.turn_seat)
-    if now and seat.bot_level:
+    seat = context.seat_at(match.turn_seat)
+    if seat is None or (now and seat.bot_level):
         return None
     if not now and (match.turn_deadline is None or match.turn_deadline > timezone.now()):
         return None
-    state = game_state(match=match, game=game)
     if seat.bot_level:
-        set_turn(match, state, seats, seat_map=game.seat_map)  # a fresh deadline, the task queued again
+        set_turn(context, state)  # a fresh deadline, and the task queued again
         return None
     code = house_bot_action(TIMEOUT_BOT, state, game.game_seat(seat.index), seed=_bot_seed(game, ply))
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
-    timeout_record(match=match, seat=seat, ply=ply, code=code)
+    timeout_record(context=context, seat=seat, ply=ply, code=code)
     applied = _act(
-        match,
-        seats=seats,
-        game=game,
+        context,
         seat=seat.index,
         code=code,
         ply=ply,
@@ -182,7 +164,7 @@ def turn_timeout(*, match_id: int, ply: int, now: bool = False) -> Applied | Non
         kind=Action.Kind.TIMEOUT,
     )
     if seat.timeouts >= match.max_timeouts and match.status == Match.Status.IN_PROGRESS:
-        _concede(match, seat.index, reason="forfeit")
+        _concede(applied.context, seat.index, reason="forfeit")
     return applied
 
 
@@ -197,10 +179,8 @@ def _bot_seed(game: Game, ply: int) -> str:
 
 
 def _act(
-    match: Match,
+    context: MatchContext,
     *,
-    seats: list[Seat],
-    game: Game | None,
     seat: int,
     code: str,
     ply: int,
@@ -208,12 +188,12 @@ def _act(
     idempotency_key: str | None,
     kind: str,
 ) -> Applied:
+    match, game, state = context.match, context.game, context.state
     if match.status != Match.Status.IN_PROGRESS:
         raise MatchNotInProgress()
     if match.ply != ply:
         raise StalePly(current=match.ply)
-    assert game is not None, "a match in progress has a current game"
-    state = game_state(match=match, game=game)
+    assert game is not None and state is not None, "a match in progress has a current game"
     if state.current_player() != game.game_seat(seat):
         to_act = state.current_player()
         raise NotYourTurn(
@@ -225,132 +205,83 @@ def _act(
         raise IllegalActionError(
             exc.reason, action=code, ply=ply, legal=list(state.legal_actions())
         ) from None
-    # The compare-and-swap on the ply (a no-op lock on SQLite still cannot let two actions share a ply),
-    # which also starts the next turn's clock.
-    turn_seat, turn_deadline = turn_after(match, after, seats, seat_map=game.seat_map)
+    # The compare-and-swap on the ply (the row lock does nothing on SQLite), which also starts the
+    # next turn's clock; then the action's row, whose UNIQUE(match, ply) is the last guard.
+    turn_seat, turn_deadline = turn_after(match, context.seats, after, seat_map=game.seat_map)
+    moved = Match.objects.filter(pk=match.pk, ply=ply).update(
+        ply=ply + 1, turn_seat=turn_seat, turn_deadline=turn_deadline
+    )
+    if moved != 1:
+        raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
     try:
-        taken = _ply_take(
-            match.pk,
-            ply,
-            turn_seat,
-            turn_deadline,
-            (game.pk, ply, seat, code, kind, player.pk if player else None, idempotency_key or None),
+        Action.objects.create(
+            match=match,
+            game=game,
+            ply=ply,
+            seat=seat,
+            code=code,
+            kind=kind,
+            player=player,
+            idempotency_key=idempotency_key or None,
         )
     except IntegrityError:
-        # Only a rival on this ply gets here, and it can only have come first: this transaction is
-        # rolled back as the error leaves it (no savepoint needed: nothing of it is kept).
+        # Only a rival on this ply (or this key) gets here, and it came first: this transaction is
+        # rolled back as the error leaves it.
         raise StalePly(current=ply + 1) from None
-    if not taken:
-        raise StalePly(current=Match.objects.values_list("ply", flat=True).get(pk=match.pk))
     match.ply, match.turn_seat, match.turn_deadline = ply + 1, turn_seat, turn_deadline
     cache_state(game, match.ply, after)
-    current = game
+    played = MatchContext(match=match, seats=context.seats, game=game, state=after)
     if after.is_terminal():
-        current = _finish_game(match, game, after, seats)
+        played = _finish_game(played)
     else:
-        turn_started(match, seats)
-    return Applied(match=match, ply=ply, seats=seats, game=current)
-
-
-# The two writes of every action, by hand: they run on every move and the ORM's compilation of them
-# cost more than the database's work (docs/PERFORMANCE.md, "API"). On PostgreSQL they are one statement
-# (one round trip): the INSERT takes its row from the UPDATE's RETURNING, so it inserts nothing when the
-# compare-and-swap on the ply finds another ply. The casts type the INSERT's parameters, which a
-# SELECT list would otherwise leave as text under server-side binding.
-_MATCH = Match._meta.db_table
-_ACTION = Action._meta.db_table
-_ACTION_COLUMNS = "match_id, game_id, ply, seat, code, kind, player_id, idempotency_key, created_at"
-_PLY_MOVE_SQL = f"UPDATE {_MATCH} SET ply = %s, turn_seat = %s, turn_deadline = %s WHERE id = %s AND ply = %s"
-_ACTION_INSERT_SQL = f"INSERT INTO {_ACTION} ({_ACTION_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"
-_PLY_TAKE_SQL_POSTGRESQL = (
-    f"WITH moved AS ({_PLY_MOVE_SQL} RETURNING id) "
-    f"INSERT INTO {_ACTION} ({_ACTION_COLUMNS}) "
-    "SELECT id, %s::bigint, %s::integer, %s::smallint, %s::varchar, %s::varchar, %s::bigint, "
-    "%s::varchar, %s::timestamptz FROM moved"
-)
-
-#: (game id, ply, seat, code, kind, player id, idempotency key): the action row after its match id.
-ActionRow = tuple[int, int, int, str, str, int | None, str | None]
-
-
-def _ply_take(
-    match_id: int, ply: int, turn_seat: int | None, turn_deadline: datetime | None, action: ActionRow
-) -> bool:
-    """The compare-and-swap on the ply (which also starts the next turn's clock) and the action's row;
-    False, with nothing written, when the match is no longer at ``ply``."""
-    ops = connection.ops
-    move: list[Any] = [ply + 1, turn_seat, ops.adapt_datetimefield_value(turn_deadline), match_id, ply]
-    now = ops.adapt_datetimefield_value(timezone.now())
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(_PLY_TAKE_SQL_POSTGRESQL, [*move, *action, now])
-            return cursor.rowcount == 1
-        cursor.execute(_PLY_MOVE_SQL, move)
-        if cursor.rowcount != 1:
-            return False
-        cursor.execute(_ACTION_INSERT_SQL, [match_id, *action, now])
-        return True
+        turn_started(played)
+    return Applied(context=played, ply=ply)
 
 
 # -- finishing ------------------------------------------------------------------------------------------
 
 
-def _finish_game(match: Match, game: Game, state: State, seats: list[Seat]) -> Game:
-    """Store the game's result, then deal the next game or finish the match; the match's game now."""
+def _finish_game(context: MatchContext) -> MatchContext:
+    """Store the game's result, then deal the next game or finish the match; the match's context now."""
+    match, game, state = context.match, context.game, context.state
+    assert game is not None and state is not None
     result = state.result()
     assert result is not None
     game.status = Game.Status.FINISHED
     game.result = result.to_dict()
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "result", "finished_at"])
-    queue_luck(game.pk)
+    queue_on_commit("games.game_luck", game.pk)  # what these cards score on average (a worker's task)
     games_played = game.number + 1
     if match.format == Match.Format.DUPLICATE:
         if games_played < match.format_target * DUPLICATE_PLAYS:
-            return deal_game(match, number=game.number + 1, seats=seats)
-        _finish_match(match, result=duplicate_result(match), reason="completed", seats=seats)
-        return game
-    # The first game's result is the only one so far: no need to read it back.
-    won = _games_won(match, [game.result] if game.number == 0 else None)
+            return deal_game(context, number=game.number + 1)
+        _finish_match(context, result=duplicate_result(match), reason="completed")
+        return context
+    won = _games_won(match)
     target = match.format_target
     if match.format == Match.Format.FIRST_TO:
         over = max(won) >= target
     else:  # single is best of 1
         over = max(won) > target // 2 or games_played >= target
     if not over:
-        return deal_game(match, number=game.number + 1, seats=seats)
+        return deal_game(context, number=game.number + 1)
     best = max(won)
     winners = [side for side, count in enumerate(won) if count == best]
     _finish_match(
-        match,
+        context,
         result={"games_won": won, "winners": winners, "games": games_played},
         reason="completed",
-        seats=seats,
     )
-    return game
+    return context
 
 
-def queue_luck(game_id: int) -> None:
-    """Queue the game's luck figure once this transaction commits (robust: a broker outage must not undo
-    the move; the figure is only missing then)."""
-    from games.tasks import game_luck  # tasks import services: import here to keep that one-way
-
-    transaction.on_commit(lambda: game_luck.delay(game_id), robust=True)
-
-
-def _games_won(match: Match, results: list[dict[str, Any]] | None = None) -> list[int]:
-    """Games won per side so far (``results``: the finished games' results, when the caller has them);
-    a shared Pocha win counts for every side that shares it."""
-    maps: list[list[int] | None]
-    if results is None:
-        finished = Game.objects.filter(match=match, status=Game.Status.FINISHED, result__isnull=False)
-        rows = list(finished.order_by("number").values_list("result", "seat_map"))
-        results, maps = [r for r, _ in rows if r is not None], [m for r, m in rows if r is not None]
-    else:
-        maps = [None] * len(results)
+def _games_won(match: Match) -> list[int]:
+    """Games won per side so far; a shared Pocha win counts for every side that shares it."""
+    finished = Game.objects.filter(match=match, status=Game.Status.FINISHED, result__isnull=False)
     won = [0] * sides(match)
-    for result, seat_map in zip(results, maps, strict=True):
-        for side in result["winners"]:
+    for result, seat_map in finished.order_by("number").values_list("result", "seat_map"):
+        for side in result["winners"] if result else ():
             # A duplicate game's side is its game seats': the side of the match seat holding them.
             won[side_of(match, seat_map[side]) if seat_map else side] += 1
     return won
@@ -385,9 +316,8 @@ def duplicate_result(match: Match) -> dict[str, Any]:
     }
 
 
-def _finish_match(
-    match: Match, *, result: dict[str, Any], reason: str, seats: list[Seat] | None = None
-) -> None:
+def _finish_match(context: MatchContext, *, result: dict[str, Any], reason: str) -> None:
+    match = context.match
     match.status = Match.Status.FINISHED
     match.result = result
     match.finish_reason = reason
@@ -397,19 +327,20 @@ def _finish_match(
     match.save(
         update_fields=["status", "result", "finish_reason", "finished_at", "turn_seat", "turn_deadline"]
     )
-    publish_match_event(match, seats)
+    publish_match_event(match, context.seats)
     transaction.on_commit(lambda: match_finished.send(sender=Match, match=match))
 
 
-def _concede(match: Match, seat: int, *, reason: str) -> None:
+def _concede(context: MatchContext, seat: int, *, reason: str) -> None:
     """The seat's side loses the match; every other side wins it."""
+    match = context.match
     loser = side_of(match, seat)
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     won = _games_won(match)
     winners = [side for side in range(sides(match)) if side != loser]
     played = match.games.filter(status=Game.Status.FINISHED).count()
     _finish_match(
-        match,
+        context,
         result={"games_won": won, "winners": winners, "games": played, "conceded_by": seat},
         reason=reason,
     )
@@ -418,14 +349,14 @@ def _concede(match: Match, seat: int, *, reason: str) -> None:
 @transaction.atomic
 def match_resign(*, match_id: int, player: Player) -> Match:
     """The caller's side concedes the match."""
-    match = lock_match(match_id)
-    if match.status != Match.Status.IN_PROGRESS:
+    context = match_context(match_id, lock=True)
+    if context.match.status != Match.Status.IN_PROGRESS:
         raise MatchNotInProgress()
-    seat = match.seats.filter(player=player).first()
+    seat = context.seat_of(player)
     if seat is None:
         raise NotSeated()
-    _concede(match, seat.index, reason="resigned")
-    return match
+    _concede(context, seat.index, reason="resigned")
+    return context.match
 
 
 @transaction.atomic

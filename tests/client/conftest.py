@@ -21,7 +21,7 @@ from django.core.cache import cache
 from rest_framework.throttling import SimpleRateThrottle
 
 from client.tute_client import Event, TuteClient, run_bot
-from games import selectors
+from games import states
 from games.models import Player
 from games.services import bot_create, player_for_user, token_create
 
@@ -34,8 +34,8 @@ STREAM_SECONDS = 4.0
 def _fresh_process_state(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Empty throttle counters and engine-state cache, no rate limits, quick stream polls."""
     cache.clear()
-    with selectors._STATES_LOCK:
-        selectors._STATES.clear()
+    with states._STATES_LOCK:
+        states._STATES.clear()
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"user": "100000/min", "address": "100000/min"})
     monkeypatch.setattr("games.events.POLL_SECONDS", 0.05)
     yield

@@ -16,12 +16,12 @@ from django.core.cache import cache
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
-from games import selectors
+from games import states
 from games.engine import State
 from games.models import Game, Match, Player, Seat
-from games.selectors import current_game, game_state
 from games.services import SeatSpec, action_submit, bot_turn_play, challenge_accept
-from tests.factories import MatchFactory, PlayerFactory, seat_spec, token_for
+from games.states import game_state
+from tests.factories import MatchFactory, PlayerFactory, current_game, seat_spec, token_for
 
 
 @pytest.fixture(autouse=True)
@@ -32,8 +32,8 @@ def _fresh_process_state() -> Iterator[None]:
     then hands the same ids out again, so a state cached by one test must not reach the next.
     """
     cache.clear()
-    with selectors._STATES_LOCK:
-        selectors._STATES.clear()
+    with states._STATES_LOCK:
+        states._STATES.clear()
     yield
     cache.clear()
 

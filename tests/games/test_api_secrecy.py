@@ -30,7 +30,7 @@ from rest_framework.test import APIClient
 from games.engine import CODE_OF, Rules
 from games.engine.cards import cards_of
 from games.models import Action, Game, Match, Player
-from games.selectors import game_state
+from games.states import game_state
 from tests.factories import PlayerFactory
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("unthrottled")]

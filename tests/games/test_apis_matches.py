@@ -610,3 +610,25 @@ def test_the_schema_says_what_legal_and_the_record_send(player: Player, token_cl
     assert "game_ply" in envelope["ply"]["description"]
     record = schema["paths"]["/api/v1/matches/{match_id}/record/"]["get"]
     assert "403" in record["responses"] and "match_not_finished" in record["responses"]["403"]["description"]
+
+
+def test_the_api_refuses_a_match_past_the_open_match_cap(settings: Any) -> None:
+    # given: an account at its cap of open matches
+    settings.TUTE_MAX_OPEN_MATCHES = 3
+    person = PlayerFactory()
+    client = APIClient()
+    client.force_authenticate(user=person.user)
+    made = [
+        client.post("/api/v1/matches/", {"game": "pocha", "seats": [{"bot": "rule"}] * 3}, format="json")
+        for _ in range(3)
+    ]
+
+    # when: it asks for one more bot-only match
+    refused = client.post(
+        "/api/v1/matches/", {"game": "pocha", "seats": [{"bot": "rule"}] * 3}, format="json"
+    )
+
+    # then: 429 in the error shape, and no match made
+    assert [r.status_code for r in made] == [201, 201, 201]
+    assert (refused.status_code, refused.json()["code"]) == (429, "too_many_open_matches")
+    assert Match.objects.filter(created_by=person.user).count() == 3

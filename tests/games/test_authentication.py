@@ -1,4 +1,6 @@
-"""games/authentication.py: where a token's cached row lives, and the process's own row store."""
+"""games/authentication.py: a token's row with its user and player in one query, kept a few seconds in
+Django's cache, dropped at once when the token or its account changes, read from the database when the
+cache fails."""
 
 from __future__ import annotations
 
@@ -7,25 +9,92 @@ from typing import Any
 
 import pytest
 from django.core.cache import cache, caches
+from rest_framework.test import APIClient
 
-from games.authentication import _PROCESS_ROWS, ProcessRows, _cache_key, token_owner
+from games.authentication import _cache_key, token_owner
 from games.models import ApiToken
-from games.services import token_create
+from games.services import bot_create, bot_token_rotate, token_create
 from games.tokens import token_digest
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
 
-def test_with_the_per_process_cache_a_token_row_stays_in_the_process(settings: Any) -> None:
-    settings.TUTE_TOKEN_CACHE_SECONDS = 60
-    token = token_create(user=PlayerFactory().user)
+@pytest.fixture(autouse=True)
+def empty_cache() -> None:
+    cache.clear()
 
+
+def test_a_token_brings_its_user_and_player_in_one_statement(django_assert_num_queries: Any) -> None:
+    player = PlayerFactory()
+    token = token_create(user=player.user)
+
+    with django_assert_num_queries(1):
+        api_token = token_owner(token)
+        assert api_token is not None
+        user = api_token.user
+        assert (user.pk, user.username, user.is_active) == (player.user.pk, player.user.username, True)
+        assert user.player.pk == player.pk and user.player.handle == player.handle
+        assert api_token.last_used_at is None
+
+    assert token_owner(token + "x") is None
+
+
+def test_a_cached_token_answers_without_the_database(settings: Any, django_assert_num_queries: Any) -> None:
+    settings.TUTE_TOKEN_CACHE_SECONDS = 60
+    player = PlayerFactory()
+    token = token_create(user=player.user)
+    token_owner(token)
+
+    with django_assert_num_queries(0):
+        api_token = token_owner(token)
+        assert api_token is not None and api_token.user.player.handle == player.handle
+
+
+def test_with_the_cache_off_every_call_reads_the_database(
+    settings: Any, django_assert_num_queries: Any
+) -> None:
+    settings.TUTE_TOKEN_CACHE_SECONDS = 0
+    token = token_create(user=PlayerFactory().user)
+    token_owner(token)
+
+    with django_assert_num_queries(1):
+        assert token_owner(token) is not None
+
+
+def test_a_rotated_token_is_refused_at_once_although_tokens_are_cached(
+    settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # given: a bot's token, used once (so its row is in the cache)
+    settings.TUTE_TOKEN_CACHE_SECONDS = 60
+    owner = PlayerFactory()
+    bot, old = bot_create(owner=owner.user, handle="cached-bot")
+    assert token_owner(old) is not None
+
+    # when: the owner rotates it
+    with django_capture_on_commit_callbacks(execute=True):
+        new = bot_token_rotate(owner=owner.user, handle="cached-bot")
+
+    # then: the old token is unknown at once, the new one works
+    assert token_owner(old) is None
+    found = token_owner(new)
+    assert found is not None and found.user.player.pk == bot.pk
+
+
+def test_a_deactivated_account_is_refused_at_once_although_its_token_was_cached(settings: Any) -> None:
+    settings.TUTE_TOKEN_CACHE_SECONDS = 60
+    player = PlayerFactory()
+    token = token_create(user=player.user)
     assert token_owner(token) is not None
 
-    key = _cache_key(token_digest(token))
-    assert _PROCESS_ROWS.get(key) is not None
-    assert cache.get(key) is None  # nothing pickled into Django's cache
+    player.user.is_active = False
+    player.user.save()
+
+    found = token_owner(token)
+    assert found is not None and found.user.is_active is False
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/v1/me/").status_code == 401
 
 
 def test_with_a_shared_cache_a_token_row_goes_there_and_leaves_it_with_the_token(
@@ -46,56 +115,9 @@ def test_with_a_shared_cache_a_token_row_goes_there_and_leaves_it_with_the_token
     # when: the token is used
     assert token_owner(token) is not None
 
-    # then: its row is in the shared cache, not in the process; deleting the token drops it there
+    # then: its row is in the shared cache; deleting the token drops it there
     shared = caches["default"]
-    assert shared.get(key) is not None and _PROCESS_ROWS.get(key) is None
+    assert shared.get(key) is not None
     ApiToken.objects.filter(digest=token_digest(token)).delete()
     assert shared.get(key) is None
     assert token_owner(token) is None
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_a_process_row_answers_until_its_seconds_are_over() -> None:
-    clock = Clock()
-    rows = ProcessRows(clock)
-    rows.set("a", (1, "alice"), 10)
-
-    clock.now += 9.9
-    assert rows.get("a") == (1, "alice")
-    clock.now += 0.1
-    assert rows.get("a") is None
-
-
-def test_a_full_process_store_drops_the_expired_rows_then_the_oldest() -> None:
-    clock = Clock()
-    rows = ProcessRows(clock)
-    rows.MAX_ROWS = 3
-    rows.set("old", (1,), 100)
-    rows.set("short", (2,), 1)
-    rows.set("newer", (3,), 100)
-    clock.now += 5  # "short" has expired
-
-    rows.set("fourth", (4,), 100)  # the expired row makes room
-    assert [rows.get(k) for k in ("old", "short", "newer", "fourth")] == [(1,), None, (3,), (4,)]
-
-    rows.set("old", (5,), 100)  # set again: now the newest
-    rows.set("fifth", (6,), 100)  # full of live rows: the oldest one goes
-    assert [rows.get(k) for k in ("old", "newer", "fourth", "fifth")] == [(5,), None, (4,), (6,)]
-
-
-def test_deleting_process_rows_forgets_them() -> None:
-    rows = ProcessRows()
-    for key in ("a", "b", "c"):
-        rows.set(key, (key,), 60)
-
-    rows.delete("a")
-    rows.delete_many(["b", "missing"])
-
-    assert [rows.get(k) for k in ("a", "b", "c")] == [None, None, ("c",)]

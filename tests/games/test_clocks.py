@@ -16,7 +16,6 @@ from django.utils import timezone
 import games.services.common
 import games.tasks
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import current_game, game_state
 from games.services import (
     Clock,
     SeatSpec,
@@ -30,7 +29,9 @@ from games.services import (
     turn_timeout,
 )
 from games.services.common import HOUSE_BOT_GRACE_SECONDS
+from games.states import game_state
 from games.tasks import sweep_overdue_turns
+from tests.factories import current_game
 
 
 class QueuedTurns:
@@ -39,8 +40,11 @@ class QueuedTurns:
     def __init__(self) -> None:
         self.turns: list[tuple[int, int]] = []
 
-    def delay(self, match_id: int, ply: int) -> None:
+    def delay(self, match_id: int, ply: int, **options: Any) -> None:
         self.turns.append((match_id, ply))
+
+    def apply_async(self, args: tuple[int, int], **options: Any) -> None:
+        self.delay(*args)
 
 
 @pytest.fixture

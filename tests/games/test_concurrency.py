@@ -267,3 +267,99 @@ def test_parallel_joins_fill_the_last_seat_once_and_deal_once() -> None:
     assert match.status == Match.Status.IN_PROGRESS
     assert Game.objects.filter(match=match).count() == 1
     assert Seat.objects.filter(match=match, player__in=joiners).count() == 1
+
+
+# -- concurrent joins of a match with several empty seats (issue 16, point 3) ---------------------------
+
+
+def joining_client(player: Player) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(player)}")
+    return client
+
+
+def open_pocha(empty: int) -> Match:
+    """An open Pocha whose creator sits at seat 0, with ``empty`` empty seats after it."""
+    creator = PlayerFactory()
+    return match_create(created_by=creator, game="pocha", players=empty + 1)
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_two_joins_of_the_last_two_seats_fill_them_and_start_the_match(trial: int) -> None:
+    # given: a 3-seat Pocha with seats 1 and 2 empty, and two people, one for each
+    match = open_pocha(2)
+    joiners = [PlayerFactory(), PlayerFactory()]
+    clients = [joining_client(p) for p in joiners]
+
+    # when: both join their seat at once through the API
+    results = in_threads(
+        2, lambda i: clients[i].post(f"/api/v1/matches/{match.pk}/join/", {"seat": i + 1}, format="json")
+    )
+
+    # then: both 200, both seated, and the full match started with one game dealt
+    assert [r.status_code for r in results] == [200, 200], [r.content for r in results]
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS
+    assert Game.objects.filter(match=match).count() == 1
+    seated = dict(Seat.objects.filter(match=match).values_list("index", "player_id"))
+    assert seated[1] == joiners[0].pk and seated[2] == joiners[1].pk
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_two_joins_without_a_seat_index_both_take_a_seat(trial: int) -> None:
+    match = open_pocha(2)
+    joiners = [PlayerFactory(), PlayerFactory()]
+    clients = [joining_client(p) for p in joiners]
+
+    results = in_threads(2, lambda i: clients[i].post(f"/api/v1/matches/{match.pk}/join/", {}, format="json"))
+
+    assert [r.status_code for r in results] == [200, 200], [r.content for r in results]
+    for response, joiner in zip(results, joiners, strict=True):
+        body = response.json()
+        assert joiner.handle in [s["player"]["handle"] for s in body["seats"] if s["player"]]
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS
+    assert set(Seat.objects.filter(match=match).values_list("player_id", flat=True)) >= {
+        j.pk for j in joiners
+    }
+
+
+@pytest.mark.parametrize("trial", range(4))
+def test_one_person_joining_two_seats_at_once_gets_one_seat_and_a_409(trial: int) -> None:
+    match = open_pocha(3)
+    joiner = PlayerFactory()
+    clients = [joining_client(joiner), joining_client(joiner)]
+
+    results = in_threads(
+        2, lambda i: clients[i].post(f"/api/v1/matches/{match.pk}/join/", {"seat": i + 1}, format="json")
+    )
+
+    assert sorted(r.status_code for r in results) == [200, 409], [r.content for r in results]
+    refused = next(r for r in results if r.status_code == 409)
+    assert refused.json()["code"] == "already_seated"
+    assert Seat.objects.filter(match=match, player=joiner).count() == 1
+
+
+def test_twenty_joins_on_five_empty_seats_seat_five_and_every_200_is_a_seat() -> None:
+    # given: a 6-seat Pocha with five empty seats and twenty people
+    match = open_pocha(5)
+    joiners = [PlayerFactory() for _ in range(PARALLEL)]
+    clients = [joining_client(p) for p in joiners]
+
+    # when: all join at once, half naming a seat
+    def join(i: int) -> Any:
+        body = {"seat": 1 + i % 5} if i % 2 else {}
+        return clients[i].post(f"/api/v1/matches/{match.pk}/join/", body, format="json")
+
+    results = in_threads(PARALLEL, join)
+
+    # then: five 200s, each one a seat taken; the rest 409; the full match started
+    ok = [i for i, r in enumerate(results) if r.status_code == 200]
+    assert sorted(r.status_code for r in results) == [200] * 5 + [409] * (PARALLEL - 5), [
+        r.content for r in results
+    ]
+    seated = set(Seat.objects.filter(match=match, index__gt=0).values_list("player_id", flat=True))
+    assert seated == {joiners[i].pk for i in ok}
+    match.refresh_from_db()
+    assert match.status == Match.Status.IN_PROGRESS
+    assert Game.objects.filter(match=match).count() == 1

@@ -11,9 +11,10 @@ from rest_framework.test import APIClient
 
 from games.engine.verify import verify_document
 from games.models import Game, Match, Player
-from games.selectors import game_state, match_view_for
+from games.selectors import match_context, match_view_for
 from games.services import SeatSpec, client_seed_set, match_create
 from games.services.play import duplicate_result
+from games.states import game_state
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +97,7 @@ def test_a_player_sees_its_own_seat_and_hand_in_the_swapped_play(
     match.refresh_from_db()
     second = Game.objects.get(match=match, number=1)
     # then: alice (match seat 0) holds game seat 1 now, and bob holds the cards alice had
-    view = match_view_for(match=match, player=bob)
+    view = match_view_for(context=match_context(match.pk, lock=False), player=bob)
     assert view["board"] == 0 and view["seat_map"] == [1, 0] and view["game_seat"] == 0
     assert view["seat"] == 1
     assert sorted(view["view"]["hand"]) == alice_first_hand

@@ -17,6 +17,7 @@ from games.engine import Rules
 from games.models import Game, Match, Player
 from games.services.luck import LUCK_PLAYS, game_luck_compute
 from tests.factories import PlayerFactory
+from tute_site.celery import app
 
 pytestmark = pytest.mark.django_db
 
@@ -28,7 +29,12 @@ def test_finishing_a_game_queues_its_luck_and_the_task_stores_it_once(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     queued: list[int] = []
-    monkeypatch.setattr(games.tasks.game_luck, "delay", lambda game_id: queued.append(game_id))
+
+    def send_task(name: str, args: Any = None, **options: Any) -> None:  # queue_on_commit queues by name
+        if name == "games.game_luck":
+            queued.append(args[0])
+
+    monkeypatch.setattr(app, "send_task", send_task)
     match = started_match("tute2", format=Match.Format.BEST_OF, games=3)
     with django_capture_on_commit_callbacks(execute=True):
         play_random(match, seed=2)

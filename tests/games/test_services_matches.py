@@ -15,7 +15,6 @@ from typing import Any
 from unittest import mock
 
 import pytest
-from celery.app.task import Task
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.test.utils import CaptureQueriesContext
@@ -36,10 +35,11 @@ from games.errors import (
     NotYourTurn,
     SeatTaken,
     StalePly,
+    TooManyOpenMatches,
     UnknownPlayer,
 )
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import current_game, game_state, match_records
+from games.selectors import match_records
 from games.services import (
     SeatSpec,
     action_submit,
@@ -50,12 +50,15 @@ from games.services import (
     match_call_off,
     match_create,
     match_resign,
+    play,
     seat_join,
     seat_leave,
 )
 from games.signals import match_finished
+from games.states import game_state
 from games.tasks import bot_play_turn
-from tests.factories import PlayerFactory, UserFactory
+from tests.factories import PlayerFactory, UserFactory, current_game
+from tute_site.celery import app
 
 pytestmark = pytest.mark.django_db
 
@@ -86,10 +89,10 @@ def sent_tasks() -> Iterator[list[tuple[str, tuple[Any, ...]]]]:
     """Every Celery task sent, as (name, args), instead of sending it: no broker, no stray messages."""
     sent: list[tuple[str, tuple[Any, ...]]] = []
 
-    def record(task: Task, args: tuple[Any, ...] | None = None, kwargs: Any = None, **options: Any) -> None:
-        sent.append((task.name, tuple(args or ())))
+    def record(name: str, args: tuple[Any, ...] | None = None, kwargs: Any = None, **options: Any) -> None:
+        sent.append((name, tuple(args or ())))
 
-    with mock.patch.object(Task, "apply_async", autospec=True, side_effect=record):
+    with mock.patch.object(app, "send_task", side_effect=record):
         yield sent
 
 
@@ -272,7 +275,7 @@ def test_join_takes_the_first_empty_seat(make_player: Callable[..., Player]) -> 
     assert match.status == Match.Status.OPEN
 
 
-def test_the_last_join_reads_the_seats_with_the_match_and_saves_the_start_once(
+def test_the_last_join_reads_the_seats_after_the_lock_and_saves_the_start_once(
     make_player: Callable[..., Player],
 ) -> None:
     creator, joiner = make_player(), make_player()
@@ -285,7 +288,14 @@ def test_the_last_join_reads_the_seats_with_the_match_and_saves_the_start_once(
 
     statements = [q["sql"] for q in queries.captured_queries]
     assert match.status == Match.Status.IN_PROGRESS
-    assert not [sql for sql in statements if 'FROM "games_seat"' in sql]  # read with the match
+    seat_reads = [
+        i for i, sql in enumerate(statements) if sql.startswith("SELECT") and 'FROM "games_seat"' in sql
+    ]
+    match_reads = [
+        i for i, sql in enumerate(statements) if sql.startswith("SELECT") and 'FROM "games_match"' in sql
+    ]
+    # the lock (a statement of its own on PostgreSQL), then the match with its game, then its seats
+    assert len(seat_reads) == 1 and match_reads and max(match_reads) < seat_reads[0]
     assert len([sql for sql in statements if sql.startswith('UPDATE "games_match"')]) == 1
 
 
@@ -703,8 +713,8 @@ def test_ending_a_game_reads_as_much_whatever_the_games_before_it(
             applied = action_submit(
                 match_id=match.pk, player=now.player, code=rng.choice(now.legal), ply=now.match.ply
             )
-        assert applied.game is not None
-        if applied.game.number != now.game.number:
+        assert applied.context.game is not None
+        if applied.context.game.number != now.game.number:
             game_ends.append(len(queries.captured_queries))
 
     # then: the games already finished cost no statement each (the results are read in one)
@@ -1079,14 +1089,13 @@ def test_a_writer_slipping_in_before_the_write_is_caught_by_the_ply_compare_and_
     request's read of the match and its write. The conditional update on the ply must notice."""
     match = started_match("tute2")
     now = turn(match.pk)
-    real_game_state = game_state
+    real_turn_after = play.turn_after
 
-    def with_a_rival_write(**kwargs: Any) -> Any:
-        state = real_game_state(**kwargs)
+    def with_a_rival_write(*args: Any, **kwargs: Any) -> Any:
         Match.objects.filter(pk=match.pk).update(ply=F("ply") + 1)  # the rival's move lands now
-        return state
+        return real_turn_after(*args, **kwargs)
 
-    monkeypatch.setattr("games.services.play.game_state", with_a_rival_write)
+    monkeypatch.setattr(play, "turn_after", with_a_rival_write)
 
     with pytest.raises(StalePly) as stale:
         action_submit(match_id=match.pk, player=now.player, code=now.legal[0], ply=0)
@@ -1148,3 +1157,46 @@ def test_seats_set_the_player_count_or_must_agree_with_it(make_player: Callable[
     assert match.num_players == 3 and match.seats.count() == 3
     with pytest.raises(InvalidSeats, match="3 seats were given for 4 players"):
         match_create(created_by=creator, game="pocha", players=4, seats=three)
+
+
+# -- fair scheduling and the open-match cap --------------------------------------------------------------
+
+
+def test_house_bot_turns_of_bot_only_matches_go_on_their_own_queue(
+    player: Player, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    # given: a match with a person and a house bot to act, and one of house bots only
+    queues: list[tuple[str, Any]] = []
+
+    def record(name: str, args: Any = None, kwargs: Any = None, **options: Any) -> None:
+        queues.append((name, options.get("queue")))
+
+    with (
+        mock.patch.object(app, "send_task", side_effect=record),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        match_create(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        )
+        match_create(created_by=player, game="pocha", seats=[SeatSpec(bot="rule")] * 3)
+
+    # then: the person's match on the default queue, the bot-only one on the bots' queue
+    turns = [queue for name, queue in queues if name == bot_play_turn.name]
+    assert turns == [settings.CELERY_TASK_DEFAULT_QUEUE, settings.TUTE_BOT_ONLY_QUEUE]
+    assert settings.TUTE_BOT_ONLY_QUEUE in [q.name for q in settings.CELERY_TASK_QUEUES]
+
+
+def test_an_account_may_have_only_so_many_open_matches(player: Player, settings: Any) -> None:
+    settings.TUTE_MAX_OPEN_MATCHES = 2
+    for _ in range(2):
+        match_create(created_by=player, game="tute2", capped=True)
+
+    with pytest.raises(TooManyOpenMatches) as refused:
+        match_create(created_by=player, game="tute2", capped=True)
+
+    assert refused.value.http_status == 429
+    assert refused.value.detail == {"limit": 2, "open": 2}
+    # a finished or aborted one frees its place; tournaments and the ladder are not capped
+    match_abort(match_id=Match.objects.filter(created_by=player.user).first().pk, by=player)  # type: ignore[union-attr]
+    match_create(created_by=player, game="tute2", capped=True)
+    match_create(created_by=player, game="tute2")

@@ -37,6 +37,9 @@ class NoQueue:
     def delay(self, match_id: int, ply: int) -> None:
         """House bots are played by the tests themselves."""
 
+    def apply_async(self, args: tuple[int, int], **options: Any) -> None:
+        """House bots are played by the tests themselves."""
+
 
 @pytest.fixture(autouse=True)
 def no_broker(monkeypatch: pytest.MonkeyPatch, settings: Any) -> None:

@@ -222,7 +222,8 @@ def test_a_task_is_queued_exactly_when_the_turn_passes_to_a_house_bot(
 
 
 def _legal_for(match: Match, *, seat: int) -> tuple[str, ...]:
-    from games.selectors import current_game, game_state
+    from games.states import game_state
+    from tests.factories import current_game
 
     game = current_game(match)
     assert game is not None

@@ -16,13 +16,13 @@ from typing import Any, cast
 import pytest
 from django.core.cache import cache
 
-from games import selectors
+from games import states
 from games.models import Match, Player, Seat
-from games.selectors import current_game, game_state
 from games.services import action_submit, bot_turn_play, challenge_accept, match_resign
+from games.states import game_state
 from ratings.facts import house_subject, pair_subject, player_subject
 from ratings.models import Rating
-from tests.factories import BotPlayerFactory, MatchFactory, PlayerFactory
+from tests.factories import BotPlayerFactory, MatchFactory, PlayerFactory, current_game
 
 SeatArg = Player | str
 #: Who holds a rating: a player, a house bot's level, or (pairs pool) two players.
@@ -35,8 +35,8 @@ SEATS = {"tute2": 2, "tute4": 4}
 def _fresh_process_state() -> Iterator[None]:
     """The engine-state cache and the cache start empty: SQLite hands ids out again after a rollback."""
     cache.clear()
-    with selectors._STATES_LOCK:
-        selectors._STATES.clear()
+    with states._STATES_LOCK:
+        states._STATES.clear()
     yield
     cache.clear()
 

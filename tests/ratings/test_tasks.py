@@ -30,6 +30,7 @@ from tests.workers import (
     wait_for,
     worker_running,
 )
+from tute_site.celery import app as celery_app
 
 #: A Redis database of its own, so that these tests and the games worker tests (TEST_BROKER_DB) may
 #: run side by side.
@@ -42,10 +43,15 @@ def rows(match: Match) -> list[tuple[str, str, float, float]]:
 
 @pytest.fixture
 def queued() -> Iterator[mock.MagicMock]:
-    """The task's ``delay``, stubbed: what reached the broker, if anything."""
-    task = apply_match_ratings._get_current_object()  # type: ignore[attr-defined]
-    with mock.patch.object(task, "delay") as delay:
-        yield delay
+    """The rating task's sends (called with its arguments), stubbed: what reached the broker, if anything."""
+    apply = mock.MagicMock()
+
+    def send_task(name: str, args: Any = (), kwargs: Any = None, **options: Any) -> None:
+        if name == "ratings.apply_match":
+            apply(*args)
+
+    with mock.patch.object(celery_app, "send_task", side_effect=send_task):
+        yield apply
 
 
 # -- delivered twice, applied once ----------------------------------------------------------------------

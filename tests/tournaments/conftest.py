@@ -13,7 +13,7 @@ from typing import Any, cast
 import pytest
 from django.core.cache import cache
 
-from games import selectors
+from games import states
 from games.models import Match, Player
 from games.services import bot_turn_play, match_resign
 from tests.factories import PlayerFactory
@@ -32,8 +32,8 @@ from tournaments.services import (
 def _fresh_process_state() -> Iterator[None]:
     """The engine-state cache and the cache start empty: SQLite hands ids out again after a rollback."""
     cache.clear()
-    with selectors._STATES_LOCK:
-        selectors._STATES.clear()
+    with states._STATES_LOCK:
+        states._STATES.clear()
     yield
     cache.clear()
 

@@ -44,6 +44,7 @@ from tournaments.services import (
     withdraw,
 )
 from tournaments.state import done_matches, points_of, standings_of
+from tute_site.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db
 Make = Callable[..., Tournament]
@@ -244,15 +245,16 @@ def test_the_signal_queues_the_task_for_tournament_matches_only(
     friendly = match_create(
         created_by=organiser, game="tute2", seats=[SeatSpec(bot="random")] * 2, rated=False
     )
-    task = tasks.record_result._get_current_object()  # type: ignore[attr-defined]
-
     # when: games sends match_finished for both
-    with mock.patch.object(task, "delay") as delay, django_capture_on_commit_callbacks(execute=True):
+    with (
+        mock.patch.object(celery_app, "send_task") as send,
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         match_finished.send(sender=Match, match=tm.match)
         match_finished.send(sender=Match, match=friendly)
 
     # then: the task is queued for the tournament match only
-    assert delay.call_args_list == [mock.call(tm.match.pk)]
+    assert send.call_args_list == [mock.call("tournaments.record_result", args=(tm.match.pk,), eta=None)]
 
 
 def test_a_complete_round_queues_the_next_rounds_generation(
@@ -262,14 +264,15 @@ def test_a_complete_round_queues_the_next_rounds_generation(
     enter(t, 4)
     tournament_start(tournament_id=t.pk, by=organiser)
     first, second = playing(t)
-    task = tasks.advance._get_current_object()  # type: ignore[attr-defined]
-    with mock.patch.object(task, "delay") as delay:
+    with mock.patch.object(celery_app, "send_task") as send:
         with django_capture_on_commit_callbacks(execute=True):
             decide(first, better_seed(first))
-        assert delay.call_count == 0  # the round is not complete yet
+        advances = [c for c in send.call_args_list if c.args == ("tournaments.advance",)]
+        assert advances == []  # the round is not complete yet
         with django_capture_on_commit_callbacks(execute=True):
             decide(second, better_seed(second))
-        assert delay.call_args_list == [mock.call(t.pk, 1)]
+        advances = [c for c in send.call_args_list if c.args == ("tournaments.advance",)]
+        assert advances == [mock.call("tournaments.advance", args=(t.pk, 1), eta=None)]
 
 
 # -- every format to the end --------------------------------------------------------------------------------------

@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Iterator
-from datetime import UTC, date, datetime, time, timedelta, timezone
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -19,15 +17,13 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 from django.core.management import call_command
-from django.utils.translation import gettext_lazy
-from rest_framework.renderers import JSONRenderer
 from rest_framework.test import APIClient
 from rest_framework.throttling import SimpleRateThrottle
 
 from games.models import Match, Player
 from games.services import token_create
 from tests.factories import PlayerFactory
-from tute_site.api import AccountAndAddressThrottle, OrjsonRenderer, window_counts
+from tute_site.api import AccountAndAddressThrottle
 
 pytestmark = pytest.mark.django_db
 
@@ -247,79 +243,13 @@ def test_the_counter_costs_the_same_at_any_rate(rates: dict[str, str]) -> None:
     assert cache.get(stored[0].split(":", 2)[-1]) == 50
 
 
-def test_a_window_counter_on_redis_counts_on_and_expires_with_its_window(redis_url: str) -> None:
-    # given: Django's Redis cache on the test's Redis server, with a key of this test's own
-    from django.core.cache.backends.redis import RedisCache
-
-    redis_cache = RedisCache(redis_url, {"KEY_PREFIX": f"test-window-{uuid.uuid4().hex}"})
-    key = "throttle_user_7:123"
-
-    # when: three requests are counted
-    counts = [window_counts(redis_cache, [(key, 61)])[0] for _ in range(3)]
-
-    # then: the counts follow on, the cache reads the same number, and the window's key expires
-    assert counts == [1, 2, 3]
-    assert redis_cache.get(key) == 3
-    full_key = redis_cache.make_and_validate_key(key)
-    client = redis_cache._cache.get_client(full_key)  # type: ignore[attr-defined]
-    assert 0 < client.ttl(full_key) <= 61
-    redis_cache.delete(key)
-
-
-def test_a_window_counter_in_the_local_cache_starts_at_one_and_counts_on() -> None:
-    key = f"throttle_address_{uuid.uuid4().hex}:1"
-    assert [window_counts(cache, [(key, 61)]) for _ in range(3)] == [[1], [2], [3]]
-    assert cache.get(key) == 3
-
-
-@pytest.fixture
-def pipelines(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The Redis pipelines sent during the test, each as its commands' names."""
-    import redis.client
-
-    sent: list[list[str]] = []
-    execute = redis.client.Pipeline.execute
-
-    def recorded(pipe: Any, *args: Any, **kwargs: Any) -> Any:
-        sent.append([str(command[0][0]) for command in pipe.command_stack])
-        return execute(pipe, *args, **kwargs)
-
-    monkeypatch.setattr(redis.client.Pipeline, "execute", recorded)
-    return sent
-
-
-ONE_ROUND_TRIP_FOR_BOTH = ["INCRBY", "EXPIRE", "INCRBY", "EXPIRE"]
-
-
-def test_window_counts_on_redis_count_every_key_in_one_round_trip(
-    redis_url: str, pipelines: list[list[str]]
+def test_with_a_shared_cache_on_redis_the_throttle_counts_there(
+    rates: dict[str, str], settings: Any, redis_url: str
 ) -> None:
-    # given: Django's Redis cache on the test's Redis server
-    from django.core.cache.backends.redis import RedisCache
-
-    redis_cache = RedisCache(redis_url, {"KEY_PREFIX": f"test-windows-{uuid.uuid4().hex}"})
-
-    # when: two requests are counted under an account's key and an address's key
-    counters = [("throttle_user_7:1", 61), ("throttle_address_10.0.0.1:1", 3601)]
-    counts = [window_counts(redis_cache, counters) for _ in range(2)]
-
-    # then: the counts follow on per key, each request took one pipeline of INCR and EXPIRE per key
-    assert counts == [[1, 1], [2, 2]]
-    assert pipelines == [ONE_ROUND_TRIP_FOR_BOTH] * 2
-    for key, ttl in counters:
-        full_key = redis_cache.make_and_validate_key(key)
-        client = redis_cache._cache.get_client(full_key)  # type: ignore[attr-defined]
-        assert 0 < client.ttl(full_key) <= ttl
-        redis_cache.delete(key)
-
-
-def test_with_a_shared_cache_the_throttle_counts_both_limits_in_one_round_trip(
-    rates: dict[str, str], settings: Any, redis_url: str, pipelines: list[list[str]]
-) -> None:
-    # given: the cache on Redis, as with CACHE_URL (the throttles reach it through Django's proxy)
+    # given: Django's Redis cache, as with CACHE_URL
     settings.CACHES = {
         "default": {
-            "BACKEND": "tute_site.cache.RedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": f"test-throttle-{uuid.uuid4().hex}",
         }
@@ -330,9 +260,8 @@ def test_with_a_shared_cache_the_throttle_counts_both_limits_in_one_round_trip(
     # when: three requests from one account
     statuses = [client.get("/api/v1/me/").status_code for _ in range(3)]
 
-    # then: the account's limit holds, and each request counted both limits in one pipeline
+    # then: the account's limit holds
     assert statuses == [200, 200, 429]
-    assert pipelines == [ONE_ROUND_TRIP_FOR_BOTH] * 3
 
 
 def test_each_limit_counts_in_its_own_window_and_the_wait_is_the_longest(
@@ -380,9 +309,7 @@ def test_an_anonymous_request_counts_only_against_its_address(rates: dict[str, s
     assert window_counters() == {"throttle_address_10.0.0.33": 3}
 
 
-@pytest.mark.parametrize(
-    "accept", ["", "*/*", "application/json", "application/json; indent=2", "text/*, */*"]
-)
+@pytest.mark.parametrize("accept", ["*/*", "application/json", "application/json; indent=2", "text/*, */*"])
 def test_a_request_that_accepts_json_gets_json(anon_client: APIClient, accept: str) -> None:
     response = anon_client.get("/api/v1/matches/", HTTP_ACCEPT=accept)
     assert response.status_code == 200
@@ -409,72 +336,103 @@ def test_the_schema_still_reads_format_json_or_yaml(anon_client: APIClient) -> N
     assert anon_client.get("/api/v1/schema/?format=yaml").content.startswith(b"openapi:")
 
 
-# -- rendering ------------------------------------------------------------------------------------------
-
-RENDERED_DATA = [
-    {"match": 7, "status": "in_progress", "legal": ["play:4E", "sing:O"], "view": {"hand": ["1O", "12C"]}},
-    {"nested": [(1, 2), {"x": None, "y": True, "z": 1.5}], "empty": {}, "list": []},
-    {3: "int keys become strings", "ñandú": "accents, ∑ and 🂡 as UTF-8"},
-    {"separators": "\u2028 and \u2029 are escaped for JavaScript"},
-    {
-        "aware": datetime(2026, 12, 3, 7, 5, 53, 123456, tzinfo=UTC),
-        "naive": datetime(2026, 12, 3, 7, 5, 53),
-        "day": date(2026, 12, 3),
-        "time": time(7, 5, 53),
-        "offset": datetime(2026, 12, 3, 7, 5, tzinfo=timezone(timedelta(hours=1))),
-    },
-    {"decimal": Decimal("1.25"), "uuid": uuid.UUID(int=7), "lazy": gettext_lazy("Open"), "bytes": b"ab"},
-    {"big": 2**70, "list of big": [2**64]},
-    [1, "two", None],
-    "just a string",
-]
+# -- request handling (issue 15) -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("data", RENDERED_DATA)
-@pytest.mark.parametrize("accepted", ["application/json", "application/json; indent=4", None])
-def test_the_api_renderer_writes_the_same_bytes_as_drfs(data: Any, accepted: str | None) -> None:
-    assert OrjsonRenderer().render(data, accepted, {}) == JSONRenderer().render(data, accepted, {})
+def test_the_event_stream_answers_a_request_for_its_own_type(rates: dict[str, str]) -> None:
+    # given: a bot's client that accepts only NDJSON, the type the stream serves
+    client = token_client(PlayerFactory(), "10.0.0.40")
+
+    # when: it opens the stream for a second
+    response = client.get("/api/v1/stream/events/?max_seconds=1", HTTP_ACCEPT="application/x-ndjson")
+
+    # then: 200 and NDJSON lines, the first a hello
+    assert response.status_code == 200, response.content
+    assert response["Content-Type"].startswith("application/x-ndjson")
+    first = json.loads(b"".join(response.streaming_content).splitlines()[0])
+    assert first["type"] == "hello"
 
 
-def test_the_api_renderer_renders_no_data_as_an_empty_body() -> None:
-    assert OrjsonRenderer().render(None, "application/json", {}) == b""
+def test_an_ndjson_client_gets_its_errors_as_one_json_line(anon_client: APIClient) -> None:
+    response = anon_client.get("/api/v1/stream/events/", HTTP_ACCEPT="application/x-ndjson")
+    assert response.status_code == 401
+    assert set(json.loads(response.content)) == {"code", "message", "detail"}
 
 
-def test_what_neither_renderer_can_encode_fails_as_drfs_does() -> None:
-    with pytest.raises(TypeError):
-        JSONRenderer().render({"x": object()}, "application/json", {})
-    with pytest.raises(TypeError):
-        OrjsonRenderer().render({"x": object()}, "application/json", {})
+@pytest.mark.parametrize("depth", [1_025, 5_000])
+def test_json_nested_too_deeply_is_a_400_invalid(rates: dict[str, str], depth: int) -> None:
+    # given: a body under the size limit, nested deeper than Python's parser goes
+    body = "[" * depth + "]" * depth
+    assert len(body) < settings.API_MAX_BODY_BYTES
+    client = token_client(PlayerFactory(), "10.0.0.41")
+
+    response = client.generic("POST", "/api/v1/matches/", body, content_type="application/json")
+
+    assert response.status_code == 400, response.content
+    assert response.json()["code"] == "invalid"
 
 
-def test_api_answers_are_rendered_by_the_orjson_renderer(anon_client: APIClient) -> None:
-    response = anon_client.get("/api/v1/matches/")
-    assert response.status_code == 200
-    assert isinstance(response.accepted_renderer, OrjsonRenderer)
-    assert json.loads(response.content) == response.data
+@pytest.mark.parametrize("size", [2_700_000, 6_000_000])
+def test_a_body_past_djangos_own_limit_is_the_json_413_too(rates: dict[str, str], size: int) -> None:
+    # past DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB), where Django itself refuses the body
+    client = token_client(PlayerFactory(), "10.0.0.42")
+    body = json.dumps({"game": "tute2", "padding": "x" * size})
+
+    response = client.generic("POST", "/api/v1/matches/", body, content_type="application/json")
+
+    assert response.status_code == 413, response.content[:200]
+    assert response.json()["code"] == "request_too_large"
+    assert not Match.objects.exists()
 
 
-@pytest.mark.parametrize(
-    "body",
-    [
-        b'{"action": "play:1o", "ply": 3}',
-        '{"name": "Caña \u2028 ñ", "list": [1.5, null, true, {"a": []}]}'.encode(),
-        b'{"ply": 1180591620717411303424}',  # past 64 bits: orjson refuses, DRF's parser reads it
-        b'{"a": 1, "a": 2}',
-        b"[]",
-    ],
-    ids=["action", "unicode-and-nesting", "big-integer", "repeated-key", "a-list"],
-)
-def test_a_json_body_parses_as_drfs_parser_parses_it(body: bytes) -> None:
-    import io
+def test_a_body_django_read_first_is_the_json_413_when_too_large(rates: dict[str, str]) -> None:
+    # what Django refuses while reading request.body (RequestDataTooBig) is the API's 413 too
+    from django.core.exceptions import RequestDataTooBig
 
-    from rest_framework.parsers import JSONParser
+    from tute_site.errors import bad_request
+    from tute_site.exceptions import exception_handler
 
-    from tute_site.api import LimitedJSONParser
+    handled = exception_handler(RequestDataTooBig("too big"), {})
+    assert handled is not None and handled.status_code == 413
+    assert handled.data["code"] == "request_too_large"
+    request = APIClient().get("/api/v1/matches/").wsgi_request
+    response = bad_request(request, RequestDataTooBig("too big"))
+    assert response.status_code == 413 and json.loads(response.content)["code"] == "request_too_large"
 
-    context = {"encoding": "utf-8"}
-    parsed = LimitedJSONParser().parse(io.BytesIO(body), "application/json", context)
-    assert parsed == JSONParser().parse(io.BytesIO(body), "application/json", context)
+
+def test_a_chunked_body_is_refused_with_411(rates: dict[str, str]) -> None:
+    # given: a body sent chunked, without Content-Length (WSGI would read it as empty)
+    client = token_client(PlayerFactory(), "10.0.0.43")
+
+    response = client.generic(
+        "POST",
+        "/api/v1/matches/",
+        b'{"game": "tute2"}',
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+        CONTENT_LENGTH="",
+    )
+
+    assert response.status_code == 411
+    assert response.json()["code"] == "length_required"
+    assert not Match.objects.exists()
+
+
+def test_x_forwarded_for_is_ignored_without_proxies_in_front(rates: dict[str, str], settings: Any) -> None:
+    # given: 2 requests a minute per address and no proxy in front (TUTE_PROXY_COUNT=0, the default)
+    rates["address"] = "2/min"
+    client = APIClient(REMOTE_ADDR="10.0.0.44")
+
+    # when: each request claims another address
+    statuses = [
+        client.get("/api/v1/matches/", HTTP_X_FORWARDED_FOR=f"192.0.2.{i}").status_code for i in range(3)
+    ]
+
+    # then: the connection's address is the one counted
+    assert statuses == [200, 200, 429]
+
+
+# -- parsing --------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("body", [b'{"ply": 1', b'{"ply": NaN}', b'{"ply": Infinity}', b'\xff{"a": 1}'])
@@ -483,18 +441,18 @@ def test_a_body_that_is_not_json_gets_drfs_parse_error(body: bytes) -> None:
 
     from rest_framework.exceptions import ParseError
 
-    from tute_site.api import LimitedJSONParser
+    from tute_site.api import JSONParser
 
     with pytest.raises(ParseError) as refused:
-        LimitedJSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "utf-8"})
+        JSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "utf-8"})
     assert str(refused.value.detail).startswith("JSON parse error")
 
 
 def test_a_body_in_a_declared_charset_other_than_utf8_is_read_in_it() -> None:
     import io
 
-    from tute_site.api import LimitedJSONParser
+    from tute_site.api import JSONParser
 
     body = '{"name": "Caña"}'.encode("latin-1")  # not UTF-8
-    parsed = LimitedJSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "latin-1"})
+    parsed = JSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "latin-1"})
     assert parsed == {"name": "Caña"}

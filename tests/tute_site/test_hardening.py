@@ -103,7 +103,10 @@ def test_two_sign_ups_of_one_username_at_once_give_a_form_error(monkeypatch: pyt
     monkeypatch.setattr(SignupForm, "is_valid", is_valid_then_raced)
 
     # when: this sign-up saves
-    response = Client().post("/signup/", {"username": "lola", "password1": PASSWORD, "password2": PASSWORD})
+    response = Client().post(
+        "/signup/",
+        {"username": "lola", "email": "lola@example.com", "password1": PASSWORD, "password2": PASSWORD},
+    )
 
     # then: the form again with the username's error, not a 500; one "lola"
     assert response.status_code == 200

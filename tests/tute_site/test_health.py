@@ -12,7 +12,7 @@ def test_health_is_ok_when_the_database_answers(client: Client) -> None:
 
     # then: 200 and both parts ok
     assert response.status_code == 200
-    assert response.json() == {"status": "ok", "database": "ok"}
+    assert response.json() == {"status": "ok", "database": "ok", "cache": "ok"}
     assert "no-cache" in response["Cache-Control"]
 
 

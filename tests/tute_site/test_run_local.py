@@ -150,7 +150,7 @@ def test_a_killed_worker_is_restarted_the_web_stays_up_and_ctrl_c_leaves_nothing
 
     # then: everything stopped within seconds, and no process of any program's group is left
     assert status == 0, run.output()
-    assert time.monotonic() - started < 15
+    assert time.monotonic() - started < 10
     pids = run.pids("web") + run.pids("worker") + run.pids("beat")
     assert len(pids) >= 4
     assert [pid for pid in pids if group_members(pid)] == [], run.output()

@@ -133,7 +133,7 @@ def redis_cache(redis_url: str, settings: Any) -> Iterator[None]:
     """The account and address slots in a real Redis (what CACHE_URL gives a deployment)."""
     settings.CACHES = {
         "default": {
-            "BACKEND": "tute_site.cache.RedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": redis_url,
             "KEY_PREFIX": f"test-streams-{uuid.uuid4().hex}",
         }

@@ -9,12 +9,12 @@ from typing import Any, cast
 import pytest
 from django.core.cache import cache
 
-from games import selectors
+from games import states
 from games.models import Match, Player, Seat
-from games.selectors import current_game, game_state
 from games.services import action_submit, bot_turn_play, player_for_user
+from games.states import game_state
 from ratings.models import Rating
-from tests.factories import MatchFactory, PlayerFactory, UserFactory
+from tests.factories import MatchFactory, PlayerFactory, UserFactory, current_game
 
 
 @pytest.fixture(autouse=True)
@@ -30,8 +30,8 @@ def _static_without_manifest(settings: Any) -> None:
 def _fresh_process_state() -> Iterator[None]:
     """The engine-state cache and the cache start empty: SQLite hands ids out again after a rollback."""
     cache.clear()
-    with selectors._STATES_LOCK:
-        selectors._STATES.clear()
+    with states._STATES_LOCK:
+        states._STATES.clear()
     yield
     cache.clear()
 

@@ -48,7 +48,8 @@ def test_a_forgotten_password_is_reset_through_the_mailed_link(client: Client, m
         {"new_password1": "otra-Clave-77x", "new_password2": "otra-Clave-77x"},
     )
     assert done.status_code == 302 and done["Location"] == "/password-reset/done/"
-    assert client.login(username="lucia", password="otra-Clave-77x")
+    signed_in = client.post("/login/", {"username": "lucia", "password": "otra-Clave-77x"})
+    assert signed_in.status_code == 302 and client.session.get("_auth_user_id")
     # and: the link works once
     assert not client.get(link.group(1), follow=True).context["validlink"]
 

@@ -313,9 +313,9 @@ def test_spanish_pages_in_the_browser(page: Any, site: str, tmp_path: Path) -> N
 
 def test_a_spectator_sees_the_moves_without_reloading(page: Any, site: str) -> None:
     # given: two people in a Tute 2 match, and a spectator on its page
-    from games.selectors import current_game, game_state
     from games.services import action_submit, challenge_accept
-    from tests.factories import MatchFactory
+    from games.states import game_state
+    from tests.factories import MatchFactory, current_game
     from tests.web.conftest import person
 
     ana, ben = person("ana"), person("ben")
@@ -469,6 +469,23 @@ def test_the_bracket_of_a_running_tournament(page: Any, site: str, worker: Worke
     ana_box = page.locator("#bracket .bracket-match", has_text="ana")
     assert ana_box.locator("a", has_text="watch").count() == 1
     assert page.locator("#rounds").count() == 1 and page.locator("#entrants tbody tr").count() == 8
+    # and: joined connectors: each pair of boxes feeding one box of the next round is drawn as a pair,
+    # the box they feed level with the middle of the two (where their lines meet)
+    assert page.locator("#bracket .bracket-slot.pair-top").count() == 3
+    assert page.locator("#bracket .bracket-slot.pair-bottom").count() == 3
+    rounds = page.locator("#bracket .bracket-round")
+    for r in range(2):
+        fed = rounds.nth(r).locator(".bracket-match")
+        into = rounds.nth(r + 1).locator(".bracket-match")
+        for i in range(into.count()):
+            top, bottom, box = (
+                fed.nth(2 * i).bounding_box(),
+                fed.nth(2 * i + 1).bounding_box(),
+                into.nth(i).bounding_box(),
+            )
+            assert top and bottom and box
+            middle = (top["y"] + top["height"] / 2 + bottom["y"] + bottom["height"] / 2) / 2
+            assert abs(box["y"] + box["height"] / 2 - middle) <= 2
     shoot(page, "tournament-bracket", tmp_path)
 
     # and: the home page lists the person's live match, the tournament in play and one taking entries

@@ -266,3 +266,20 @@ def test_the_pages_that_show_a_token_are_never_stored(client: Client) -> None:
     for response in (bot, token):
         assert response.status_code == 200
         assert "no-store" in response["Cache-Control"]
+
+
+def test_a_finished_pocha_shows_its_scoresheet(client: Client) -> None:
+    # given: a finished Pocha of a person and two house bots
+    from tests.web.conftest import bot_match, play_out
+
+    ana = person("ana")
+    match = play_out(bot_match("pocha", ana, players=3))
+    client.force_login(ana.user)
+    # when: its page is read
+    html = client.get(f"/matches/{match.pk}/").content.decode()
+    # then: one row a hand, and the person's outcome
+    sheet = re.search(r'<table class="list scoresheet" id="final-scoresheet">(.*?)</table>', html, re.S)
+    assert sheet is not None
+    hands = len(match.games.get().result.get("hands", [])) or sheet.group(1).count("<tr>") - 1
+    assert sheet.group(1).count("<tr>") - 1 == hands >= 1
+    assert 'id="my-outcome"' in html

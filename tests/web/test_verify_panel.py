@@ -120,3 +120,16 @@ def test_the_player_page_shows_skill_against_the_cards(client: Client) -> None:
         f"{str(skill).replace('.', ',')} por partida de media" in spanish
         or f"{skill} por partida de media" in spanish
     )
+
+
+def test_the_play_form_takes_a_client_seed(client: Client) -> None:
+    client.force_login(person("v-seed").user)
+    response = client.post(
+        "/play/", {"game": "tute2", "bot": "rule", "players": "", "client_seed": "my 7 dice"}
+    )
+    assert response.status_code == 302
+    match = Match.objects.get()
+    assert Game.objects.get(match=match).client_seeds == ["my 7 dice", ""]
+    refused = client.post("/play/", {"game": "tute2", "bot": "rule", "players": "", "client_seed": "a:b"})
+    assert refused.status_code == 200 and "may not contain" in refused.content.decode()
+    assert Match.objects.count() == 1

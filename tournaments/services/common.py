@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
-from typing import Any
-
-from django.db import connection, transaction
+from django.db import connection
 
 from games.models import Player
 from tournaments.errors import NotOrganiser, TournamentNotFound
@@ -36,14 +32,3 @@ def is_organiser(club: Club, player: Player | None) -> bool:
 def require_organiser(club: Club, player: Player | None) -> None:
     if not is_organiser(club, player):
         raise NotOrganiser()
-
-
-def queue(task: Any, *args: Any, eta: datetime | None = None) -> None:
-    """``task.delay(*args)`` once this transaction commits (``delay_on_commit``), robust: a broker outage
-    must not turn a committed change into an error; the sweeper (``tournaments.sweep``) catches up.
-    ``eta``: run it then (``apply_async(eta=...)``), a few minutes ahead at most (see rounds.py)."""
-    if eta is None:
-        send: Callable[[], Any] = lambda: task.delay(*args)  # noqa: E731
-    else:
-        send = lambda: task.apply_async(args, eta=eta)  # noqa: E731
-    transaction.on_commit(send, robust=True)

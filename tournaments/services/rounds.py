@@ -17,8 +17,8 @@ from games.services import SeatSpec, match_create
 from tournaments.models import Entrant, Round, Slot, Tournament, TournamentMatch
 from tournaments.pairing import Bracket, History, Pairing, Status, round_robin, seat_tables, swiss_round
 from tournaments.pairing import Round as PairingRound
-from tournaments.services.common import queue
 from tournaments.state import LOSS, WIN, bracket_of, slot_entrants, standings_of, stored_points, withdrawn_ids
+from tute_site.celery import queue_on_commit
 
 log = logging.getLogger(__name__)
 
@@ -59,12 +59,10 @@ def next_round_due(tournament: Tournament, round_: Round) -> datetime:
 def queue_advance(tournament: Tournament, round_number: int, due: datetime, now: datetime) -> None:
     """Queue ``tournaments.advance`` for the round after ``round_number``: at once when due, else at
     ``due`` or ``MAX_COUNTDOWN`` from now, whichever comes first (the task then queues itself again)."""
-    from tournaments.tasks import advance
-
     if due <= now:
-        queue(advance, tournament.pk, round_number)
+        queue_on_commit("tournaments.advance", tournament.pk, round_number)
     else:
-        queue(advance, tournament.pk, round_number, eta=min(due, now + MAX_COUNTDOWN))
+        queue_on_commit("tournaments.advance", tournament.pk, round_number, eta=min(due, now + MAX_COUNTDOWN))
 
 
 def advance_rounds(tournament: Tournament, now: datetime) -> datetime | None:

@@ -33,7 +33,7 @@ from tournaments.errors import (
 )
 from tournaments.models import Entrant, Round, Tournament, TournamentMatch
 from tournaments.pairing import PairingError, seed
-from tournaments.services.common import lock_tournament, queue, require_organiser
+from tournaments.services.common import lock_tournament, require_organiser
 from tournaments.services.rounds import (
     add_match,
     advance_rounds,
@@ -51,6 +51,7 @@ from tournaments.state import (
     slot_entrants,
     stored_points,
 )
+from tute_site.celery import queue_on_commit
 from tute_site.exceptions import ApplicationError
 
 log = logging.getLogger(__name__)
@@ -299,9 +300,7 @@ def withdraw(*, tournament_id: int, by: Player, entrant_id: int | None = None) -
                 add_match(tournament, current, board + offset, row, [by_id[i] for i in row.entrants], now)
             if current.status == Round.Status.COMPLETE:
                 # The walkovers may make new matches ready: the next round is generated as usual.
-                from tournaments.tasks import advance
-
-                queue(advance, tournament.pk, current.number)
+                queue_on_commit("tournaments.advance", tournament.pk, current.number)
     return entrant
 
 

@@ -25,7 +25,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from games.models import Match, Player
-from games.selectors import current_game, game_state, match_loaded
+from games.selectors import match_context
 from games.services import (
     SeatSpec,
     action_submit,
@@ -183,18 +183,17 @@ class Command(BaseCommand):
         """Play the match to its end: each person's move chosen for them, house bots' as the worker would,
         then rate it as the ratings task would."""
         for _ in range(10_000):
-            loaded = match_loaded(match_id=match_id)
-            assert loaded is not None
-            match = loaded.match
+            context = match_context(match_id, lock=False)
+            match = context.match
             if match.status != Match.Status.IN_PROGRESS:
                 break
-            seat = next(s for s in loaded.seats if s.index == match.turn_seat)
+            seat = context.seat_at(match.turn_seat)
+            assert seat is not None
             if seat.bot_level:
                 bot_turn_play(match_id=match_id, ply=match.ply)
                 continue
-            game = current_game(match)
-            assert game is not None and seat.player is not None
-            state = game_state(match=match, game=game)
+            state = context.state
+            assert state is not None and seat.player is not None
             level = "rule" if rng.random() < 0.7 else "random"
             code = house_bot_action(level, state, seat.index, seed=f"demo:{match_id}:{match.ply}")
             action_submit(match_id=match_id, player=seat.player, code=code, ply=match.ply)
