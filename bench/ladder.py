@@ -357,6 +357,9 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     database_url = f"{args.postgres}/{BENCH_DB}"
     env = child_env(database_url, "", data_dir)
     env.update(CELERY_BROKER_URL=args.redis, TUTE_EVENTS_URL=args.redis, TUTE_SWEEP_SECONDS="5")
+    # Every simulated bot streams from this one address, and the bench gives gunicorn a thread per stream:
+    # the per-address and per-process stream caps (issue 16) are raised to fit the bench, not removed.
+    env.update(TUTE_STREAMS_PER_ADDRESS=str(args.bots * 2), TUTE_STREAMS_PER_PROCESS=str(args.bots))
     with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as conn:
         conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
