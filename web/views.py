@@ -41,7 +41,7 @@ from web.fairness import luck_rows, skill_summary, verify_panel, verify_strings
 from web.forms import BotChallengeForm, BotCreateForm, PlayForm, SignupForm
 from web.jsi18n import js_strings
 from web.people import request_player, request_user
-from web.rules import doc_html, example_bot, rules_html
+from web.rules import doc_html, example_bot, rules_html, rules_lang
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -334,5 +334,6 @@ def bot_auto_accept(request: HttpRequest, handle: str) -> HttpResponse:
 
 
 def rules(request: HttpRequest) -> HttpResponse:
-    """How to play: docs/RULES.md, the rules as the engine plays them (English; issue 18 adds Spanish)."""
-    return render(request, "web/rules.html", {"rules_html": rules_html()})
+    """How to play: docs/RULES.md, the rules as the engine plays them, or its Spanish translation
+    docs/RULES.es.md for Spanish readers."""
+    return render(request, "web/rules.html", {"rules_html": rules_html(), "rules_lang": rules_lang()})
