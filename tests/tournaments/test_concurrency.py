@@ -16,6 +16,7 @@ from games.services import match_resign
 from tests.tournaments.conftest import entrants_in, playing
 from tournaments.models import Entrant, Round, Tournament, TournamentMatch
 from tournaments.services import match_result_record, tournament_start
+from tute_site.celery import app
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -26,12 +27,11 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, tuple[Any, ...]]]
     calls: list[tuple[str, tuple[Any, ...]]] = []
     lock = threading.Lock()
 
-    def fake(task: Any, *args: Any) -> None:
+    def fake(name: str, args: Any = (), **options: Any) -> None:
         with lock:
-            calls.append((task.name, args))
+            calls.append((name, tuple(args)))
 
-    for module in ("tournaments.services.rounds", "tournaments.services.running", "tournaments.receivers"):
-        monkeypatch.setattr(f"{module}.queue", fake)
+    monkeypatch.setattr(app, "send_task", fake)  # queue_on_commit queues by name through it
     return calls
 
 
