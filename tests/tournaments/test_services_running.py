@@ -254,7 +254,7 @@ def test_the_signal_queues_the_task_for_tournament_matches_only(
         match_finished.send(sender=Match, match=friendly)
 
     # then: the task is queued for the tournament match only
-    assert send.call_args_list == [mock.call("tournaments.record_result", args=(tm.match.pk,), eta=None)]
+    assert send.call_args_list == [mock.call("tournaments.record_result", args=(tm.match.pk,), eta=None, queue=None)]
 
 
 def test_a_complete_round_queues_the_next_rounds_generation(
@@ -272,7 +272,7 @@ def test_a_complete_round_queues_the_next_rounds_generation(
         with django_capture_on_commit_callbacks(execute=True):
             decide(second, better_seed(second))
         advances = [c for c in send.call_args_list if c.args == ("tournaments.advance",)]
-        assert advances == [mock.call("tournaments.advance", args=(t.pk, 1), eta=None)]
+        assert advances == [mock.call("tournaments.advance", args=(t.pk, 1), eta=None, queue=None)]
 
 
 # -- every format to the end --------------------------------------------------------------------------------------
