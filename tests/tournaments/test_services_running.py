@@ -254,7 +254,9 @@ def test_the_signal_queues_the_task_for_tournament_matches_only(
         match_finished.send(sender=Match, match=friendly)
 
     # then: the task is queued for the tournament match only
-    assert send.call_args_list == [mock.call("tournaments.record_result", args=(tm.match.pk,), eta=None, queue=None)]
+    assert send.call_args_list == [
+        mock.call("tournaments.record_result", args=(tm.match.pk,), eta=None, queue=None)
+    ]
 
 
 def test_a_complete_round_queues_the_next_rounds_generation(
