@@ -47,6 +47,7 @@ def js_strings() -> dict[str, object]:
         "played": _("%(name)s: %(action)s"),
         "error": _("Error"),
         "connection": _("Connection lost; retrying…"),
+        "loading": _("Loading…"),
         "sang": _("%(name)s sang %(points)s in %(suit)s"),
         "swapped": _("%(name)s swapped the %(gave)s for the %(took)s"),
         "seat_n": _("Seat %(n)s"),

@@ -42,6 +42,8 @@ from web import names
 POOLS: tuple[str, ...] = tuple(Pool.values)
 BOTS_FILTERS = ("include", "exclude", "only")
 REPLAY_CACHE_SECONDS = 24 * 3600
+#: The replay viewer gets a game's steps this many at a time (a long Pocha has thousands).
+REPLAY_PAGE_STEPS = 100
 
 
 def seats_of_game(*, game: str, players: int | None, options: dict[str, Any]) -> int:
@@ -327,6 +329,35 @@ def match_replay(*, match: Match) -> list[ReplayGame]:
     replay = _replay(match)
     cache.set(key, replay, REPLAY_CACHE_SECONDS)
     return replay
+
+
+def replay_index(replay: list[ReplayGame]) -> list[dict[str, Any]]:
+    """What the replay viewer needs to move through each game without its steps: the number of steps,
+    the step each Pocha hand starts at and the steps that end a trick (the steps come a page at a time)."""
+    out = []
+    for game in replay:
+        hands: list[list[int]] = []
+        for i, step in enumerate(game.steps):
+            if step["hands_total"] > 1 and (not hands or hands[-1][0] != step["hand_number"]):
+                hands.append([step["hand_number"], i])
+        out.append(
+            {
+                "number": game.number,
+                "steps": len(game.steps),
+                "hands_total": game.steps[0]["hands_total"] if game.steps else 1,
+                "hands": hands,
+                "trick_ends": [i for i, step in enumerate(game.steps) if step["trick_end"]],
+            }
+        )
+    return out
+
+
+def replay_page(replay: list[ReplayGame], *, game: int, start: int) -> list[dict[str, Any]] | None:
+    """One page of a game's steps, from ``start`` (a multiple of REPLAY_PAGE_STEPS); None when there is
+    no such game or page."""
+    if not 0 <= game < len(replay) or start % REPLAY_PAGE_STEPS or not 0 <= start < len(replay[game].steps):
+        return None
+    return replay[game].steps[start : start + REPLAY_PAGE_STEPS]
 
 
 def _replay(match: Match) -> list[ReplayGame]:

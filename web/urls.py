@@ -14,6 +14,7 @@ urlpatterns = [
     path("matches/<int:match_id>/", views.match_detail, name="match"),
     path("matches/<int:match_id>/events/", live.match_events, name="match-events"),
     path("matches/<int:match_id>/moments/", live.match_moments_json, name="match-moments"),
+    path("matches/<int:match_id>/replay/", views.match_replay_steps, name="match-replay"),
     path("me/", views.me, name="me"),
     path("play/", views.play, name="play"),
     path("bots/", views.bots, name="bots"),

@@ -13,11 +13,12 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.cache import cache_control, never_cache
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine import RulesError
 from games.models import Match
@@ -132,6 +133,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     my_seat = next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None)
     seats = selectors.seat_labels(match, viewer=my_seat)
     replay = selectors.match_replay(match=match)
+    live_now = match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS)
     return render(
         request,
         "web/match.html",
@@ -139,12 +141,14 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "match": match,
             "seats": seats,
             "my_seat": my_seat,
-            "initial_view": match_view_for(context=context_of(match), player=me),
+            # The live table's first view; a finished match shows its replay instead (a long Pocha's
+            # last view carries every hand's tricks).
+            "initial_view": match_view_for(context=context_of(match), player=me) if live_now else None,
             "clock": live.clock(match, list(match.seats.all())),
             "variant": selectors.variant_in_force(match),
-            "replay": [{"number": g.number, "result": g.result, "steps": g.steps} for g in replay],
+            "replay": _replay_data(match, replay),
             "js_strings": js_strings(),
-            "live": match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS),
+            "live": live_now,
             "outcome": selectors.match_outcome(
                 match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
             ),
@@ -157,6 +161,42 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "verify_strings": verify_strings(),
         },
     )
+
+
+def _replay_data(match: Match, replay: list[selectors.ReplayGame]) -> dict[str, Any] | None:
+    """The replay viewer's start: each game's index and the first game's first page of steps; the viewer
+    asks ``web:match-replay`` for the other pages as it moves (a long Pocha has thousands of steps)."""
+    if not replay:
+        return None
+    return {
+        "url": reverse("web:match-replay", args=[match.pk]),
+        "page": selectors.REPLAY_PAGE_STEPS,
+        "games": selectors.replay_index(replay),
+        "first": selectors.replay_page(replay, game=0, start=0),
+    }
+
+
+@require_GET
+@cache_control(public=True, max_age=selectors.REPLAY_CACHE_SECONDS)
+def match_replay_steps(request: HttpRequest, match_id: int) -> HttpResponse:
+    """One page of a finished match's replay: ``?game=<index>&start=<step>``, ``start`` a multiple of the
+    page size. A finished match never changes, so caches may keep the answer."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.FINISHED:
+        # Until it is over the deals are secret (docs/RULES.md 9): no replay to give.
+        return JsonResponse(
+            {"code": "match_not_found", "message": "No finished match with that id."}, status=404
+        )
+    try:
+        game, start = int(request.GET.get("game", "0")), int(request.GET.get("start", "0"))
+    except ValueError:
+        return JsonResponse({"code": "bad_page", "message": "game and start must be integers."}, status=400)
+    steps = selectors.replay_page(selectors.match_replay(match=match), game=game, start=start)
+    if steps is None:
+        return JsonResponse(
+            {"code": "bad_page", "message": "No such game, or start is not a page's first step."}, status=400
+        )
+    return JsonResponse({"game": game, "start": start, "steps": steps})
 
 
 @login_required

@@ -72,6 +72,7 @@ class Table:
         "faceup",
         "first_dealer",
         "hand_no",
+        "hand_records",
         "hand_results",
         "hands",
         "known",
@@ -134,6 +135,9 @@ class Table:
     bids: tuple[int, ...]
     totals: tuple[int, ...]
     hand_results: tuple[HandResult, ...]
+    # Each finished hand as views show it, built once when the hand ends (a long Pocha's every view would
+    # rebuild them all otherwise). Shared by every later table and view: read, never changed.
+    hand_records: tuple[dict[str, object], ...]
     log: tuple[tuple[int, int, int, int], ...]
     actions: ActionList
     ply: int
@@ -152,6 +156,7 @@ class Table:
         t.first_dealer = dealer
         t.totals = (0,) * t.n
         t.hand_results = ()
+        t.hand_records = ()
         t.actions = None
         t.ply = 0
         t.result_scores = ()
@@ -188,6 +193,7 @@ class Table:
         o.first_dealer = self.first_dealer
         o.hand_no = self.hand_no
         o.hand_results = self.hand_results
+        o.hand_records = self.hand_records
         o.hands = self.hands
         o.known = self.known
         o.last_winner = self.last_winner
@@ -554,19 +560,18 @@ class Table:
         for bid, won in zip(self.bids, self.tricks_won, strict=True):
             scores.append(10 + 5 * won if bid == won else -5 * abs(won - bid))
         self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
-        self.hand_results = (
-            *self.hand_results,
-            HandResult(
-                cards=self.sizes[self.hand_no],
-                dealer=self.dealer,
-                trump=self.trump,
-                trump_card=self.trump_card,
-                bids=self.bids,
-                tricks=self.tricks_won,
-                scores=tuple(scores),
-                log=self.log,
-            ),
+        finished = HandResult(
+            cards=self.sizes[self.hand_no],
+            dealer=self.dealer,
+            trump=self.trump,
+            trump_card=self.trump_card,
+            bids=self.bids,
+            tricks=self.tricks_won,
+            scores=tuple(scores),
+            log=self.log,
         )
+        self.hand_results = (*self.hand_results, finished)
+        self.hand_records = (*self.hand_records, finished.record())
         if self.hand_no + 1 < len(self.sizes):
             self._deal(self.hand_no + 1)
             return
@@ -735,3 +740,15 @@ class HandResult:
             "tricks": list(self.tricks),
             "scores": list(self.scores),
         }
+
+    def record(self) -> dict[str, object]:
+        """The hand as views show it: ``to_dict()`` and its tricks in play order (``played``)."""
+        played: list[dict[str, object]] = []
+        current: list[list[object]] = []
+        for kind, who, a, _ in self.log:
+            if kind == EV_PLAY:
+                current.append([who, CODE_OF[a]])
+            elif kind == EV_TRICK:
+                played.append({"leader": current[0][0], "cards": current, "winner": who, "points": a})
+                current = []
+        return {**self.to_dict(), "played": played}

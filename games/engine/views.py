@@ -168,9 +168,7 @@ def seat_view(t: Table, seat: int | None, result: dict[str, Any] | None) -> Seat
         tricks_won=t.tricks_won,
         points=t.points,
         scores=t.side_scores() if t.rules.is_tute else t.totals,
-        hands_played=tuple(
-            {**h.to_dict(), "played": [trick.to_dict() for trick in tricks_of(h.log)]} for h in t.hand_results
-        ),
+        hands_played=t.hand_records,
         result=result,
         options=t.rules.to_options(),
         actions=hand_actions(t),
@@ -188,16 +186,3 @@ def hand_actions(t: Table) -> tuple[str, ...]:
         out.append(CODE_OF_ACTION[action])
     out.reverse()
     return tuple(out)
-
-
-def tricks_of(log: tuple[tuple[int, int, int, int], ...]) -> list[TrickView]:
-    """The finished tricks in a hand's public log."""
-    tricks: list[TrickView] = []
-    current: list[tuple[int, str]] = []
-    for kind, who, a, _ in log:
-        if kind == EV_PLAY:
-            current.append((who, CODE_OF[a]))
-        elif kind == EV_TRICK:
-            tricks.append(TrickView(leader=current[0][0], cards=tuple(current), winner=who, points=a))
-            current = []
-    return tricks

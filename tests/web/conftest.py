@@ -10,7 +10,7 @@ import pytest
 from django.core.cache import cache
 
 from games import states
-from games.models import Match, Player, Seat
+from games.models import Action, Match, Player, Seat
 from games.services import action_submit, bot_turn_play, player_for_user
 from games.states import game_state
 from ratings.models import Rating
@@ -83,6 +83,45 @@ def play_out(match: Match, seed: int = 1, max_plies: int = 5000) -> Match:
         match = applied.match
         match.refresh_from_db()
     raise AssertionError(f"match {match.pk} did not finish in {max_plies} plies")
+
+
+def long_bot_pocha(*, hands: int, seed: int = 7) -> Match:
+    """A finished bot-only Pocha of four random bots and ``hands`` hands of ten cards (44 plies each).
+
+    Fast: the engine plays every ply but the last in memory, the rows are written at once, and the house
+    bot's service plays the last (forced) card, so the match ends as a worker ends one.
+    """
+    match = cast(
+        Match,
+        MatchFactory(
+            created_by=person("marathon"),
+            game="pocha",
+            players=4,
+            options={"pocha_sequence": [10] * hands},
+            seats=["random"] * 4,
+            rated=False,
+        ),
+    )
+    game = current_game(match)
+    assert game is not None
+    state = game_state(match=match, game=game)
+    rng = random.Random(seed)
+    rows, ply = [], match.ply
+    while True:
+        seat = state.current_player()
+        assert seat is not None
+        code = rng.choice(state.legal_actions())
+        after = state.apply(code)
+        if after.is_terminal():
+            break
+        rows.append(Action(match=match, game=game, ply=ply, seat=seat, code=code, kind=Action.Kind.HOUSE_BOT))
+        state, ply = after, ply + 1
+    Action.objects.bulk_create(rows)
+    Match.objects.filter(pk=match.pk).update(ply=ply, turn_seat=state.current_player())
+    assert bot_turn_play(match_id=match.pk, ply=ply) is not None
+    match.refresh_from_db()
+    assert match.status == Match.Status.FINISHED
+    return match
 
 
 def rate(pool: str, player: Player, rating: float, matches: int = 12) -> Rating:

@@ -340,6 +340,38 @@ def test_a_spectator_sees_the_moves_without_reloading(page: Any, site: str) -> N
     assert page.locator("#turn").inner_text().startswith("Waiting for")
 
 
+def test_a_long_replay_fetches_its_steps_a_page_at_a_time(page: Any, site: str) -> None:
+    # given: a finished bot-only Pocha of twelve hands of ten cards (528 plies: six pages of steps)
+    from playwright.sync_api import expect
+
+    from tests.web.conftest import long_bot_pocha
+
+    match = long_bot_pocha(hands=12)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/replay/" in r.url else None)
+
+    # when: its page opens, the replay shows the deal with no request for steps
+    page.goto(f"{site}/matches/{match.pk}/")
+    assert page.locator("#step-label").inner_text() == "The deal"
+    assert page.locator("#r-hands .seat-hand").count() == 4
+    assert asked == []
+
+    # then: jumping to the eleventh hand fetches its page and shows that hand
+    page.select_option("#replay-hand", label="Hand 11 of 12")
+    start = 10 * 44
+    expect(page.locator("#step-label")).to_have_text(f"Step {start} of {match.ply}")
+    assert "Hand 11 of 12" in page.locator("#r-info").inner_text()
+    assert asked and all("start=400" in url for url in asked)
+
+    # and: a trick forward and the end work across pages; the last step shows the final result
+    page.click("#next-trick")
+    assert page.locator("#step-label").inner_text() == f"Step {start + 4 + 4} of {match.ply}"
+    page.click('[data-go="end"]')
+    expect(page.locator("#step-label")).to_have_text(f"Step {match.ply} of {match.ply}")
+    assert any("start=500" in url for url in asked)
+    assert page.locator("#r-hands .seat-hand .card").count() == 0  # every card played
+
+
 def start_against_bots(page: Any, site: str, game: str, **fields: str) -> Match:
     page.goto(f"{site}/play/")
     page.select_option("#id_game", game)

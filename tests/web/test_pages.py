@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from games.models import Match
 from ratings.models import Rating, RatingChange
-from tests.web.conftest import bot_match, new_player, person, play_out, rate
+from tests.web.conftest import bot_match, long_bot_pocha, new_player, person, play_out, rate
 
 pytestmark = pytest.mark.django_db
 
@@ -198,7 +198,8 @@ def test_a_finished_match_shows_the_result_and_replays_every_hand_step_by_step(
     # then: the result and a replay from the deal (8 cards each) to the end, trick ends marked
     assert 'id="result"' in html and "Winner" in html
     replay = script_json(html, "replay-data")
-    steps = replay[0]["steps"]
+    steps = replay["first"]  # a Tute 2 fits in the first page
+    assert replay["games"][0]["steps"] == len(steps)
     assert [len(h) for h in steps[0]["hands"]] == [8, 8]
     assert steps[0]["action"] is None
     assert len(steps) == Match.objects.get(pk=match.pk).ply + 1
@@ -247,6 +248,59 @@ def test_a_pocha_replay_shows_each_hand_and_its_bids() -> None:
     assert {s["hand_number"] for s in steps} == {0, 1, 2}
     assert any(s["action"] and s["action"]["code"].startswith("bid:") for s in steps)
     assert sum(1 for s in steps if s["trick_end"]) == 1 + 2 + 1
+
+
+def test_a_very_long_finished_match_page_stays_small_and_its_replay_comes_a_page_at_a_time(
+    client: Client, django_assert_max_num_queries: Any
+) -> None:
+    # given: a finished bot-only Pocha of 40 hands of ten cards (1,760 plies; every step inline: ~1.2 MB)
+    match = long_bot_pocha(hands=40)
+
+    # when: its page is read
+    with django_assert_max_num_queries(10):
+        response = client.get(reverse("web:match", args=[match.pk]))
+
+    # then: the page carries each game's index and the first page of steps, not every step
+    html = response.content.decode()
+    assert len(response.content) < 100_000
+    replay = script_json(html, "replay-data")
+    [game] = replay["games"]
+    assert game["steps"] == match.ply + 1
+    assert len(replay["first"]) == replay["page"] == 100
+    assert [hand for hand, _ in game["hands"]] == list(range(40)) and game["hands_total"] == 40
+    assert len(game["trick_ends"]) == 40 * 10
+    assert script_json(html, "view-data") is None  # no live view: its every hand's tricks weigh as much
+
+    # and: the viewer's pages, asked in turn, give every step once, in order, in a bounded few queries
+    steps: list[dict[str, Any]] = []
+    for start in range(0, game["steps"], replay["page"]):
+        with django_assert_max_num_queries(2):
+            page = client.get(replay["url"], {"game": 0, "start": start})
+        assert page.status_code == 200 and "public" in page["Cache-Control"]
+        assert page.json()["start"] == start
+        steps += page.json()["steps"]
+    assert steps[: replay["page"]] == replay["first"]
+    assert len(steps) == game["steps"]
+    assert steps[0]["action"] is None and steps[-1]["result"] is not None
+    assert [i for i, step in enumerate(steps) if step["trick_end"]] == game["trick_ends"]
+    assert [step for _, step in game["hands"]] == [
+        i for i, step in enumerate(steps) if i == 0 or step["hand_number"] != steps[i - 1]["hand_number"]
+    ]
+
+
+def test_a_replay_page_is_asked_for_by_game_and_first_step(client: Client) -> None:
+    # given: a finished Tute 2 (one game, fewer steps than a page) and a match still in play
+    finished = play_out(bot_match("tute2", person("alice")))
+    running = bot_match("tute2", person("bob"))
+    url = reverse("web:match-replay", args=[finished.pk])
+
+    # then: a page that is not there is a 400 with a reason; an unfinished or unknown match has none
+    for query in ({"game": 1}, {"start": 50}, {"start": 100}, {"game": "x"}, {"start": -100}):
+        response = client.get(url, query)
+        assert response.status_code == 400 and response.json()["code"] == "bad_page", query
+    assert client.get(reverse("web:match-replay", args=[running.pk])).status_code == 404
+    assert client.get(reverse("web:match-replay", args=[999999])).status_code == 404
+    assert len(client.get(url).json()["steps"]) == finished.ply + 1
 
 
 def test_an_unknown_match_is_not_found(client: Client) -> None:

@@ -686,28 +686,58 @@
 
   var replayRoot = document.getElementById("replay");
   var replay = data("replay-data");
-  if (replayRoot && replay && replay.length) {
+  if (replayRoot && replay && replay.games.length) {
     var gameIndex = 0;
     var step = 0;
     var range = document.getElementById("step-range");
+    // The steps come a page at a time from the server (a long Pocha has thousands): pages[game][start].
+    var pages = replay.games.map(function () {
+      return {};
+    });
+    pages[0][0] = replay.first;
+    var fetching = {};
 
-    var steps = function () {
-      return replay[gameIndex].steps;
+    var meta = function () {
+      return replay.games[gameIndex];
+    };
+    var pageOf = function (i) {
+      return i - (i % replay.page);
+    };
+    var stepAt = function (i) {
+      var page = pages[gameIndex][pageOf(i)];
+      return page ? page[i - pageOf(i)] : null;
+    };
+    var load = function (g, start) {
+      var key = g + ":" + start;
+      if (fetching[key] || pages[g][start]) return;
+      fetching[key] = true;
+      fetch(replay.url + "?game=" + g + "&start=" + start, { headers: { Accept: "application/json" } })
+        .then(function (r) {
+          if (!r.ok) throw new Error(String(r.status));
+          return r.json();
+        })
+        .then(function (body) {
+          pages[g][start] = body.steps;
+          delete fetching[key];
+          draw();
+        })
+        .catch(function () {
+          document.getElementById("step-label").textContent = S.connection;
+          window.setTimeout(function () {
+            delete fetching[key];
+            draw();
+          }, 2000);
+        });
     };
 
     var handSelect = document.getElementById("replay-hand");
     var fillHands = function () {
       // Pocha: a jump to the start of each hand.
-      var list = steps();
       handSelect.textContent = "";
-      var seen = {};
-      list.forEach(function (st, i) {
-        if (st.hands_total > 1 && !seen[st.hand_number]) {
-          seen[st.hand_number] = true;
-          var o = el("option", null, fmt(S.hand, { n: st.hand_number + 1, total: st.hands_total }));
-          o.value = String(i);
-          handSelect.appendChild(o);
-        }
+      meta().hands.forEach(function (h) {
+        var o = el("option", null, fmt(S.hand, { n: h[0] + 1, total: meta().hands_total }));
+        o.value = String(h[1]);
+        handSelect.appendChild(o);
       });
       document.getElementById("replay-hand-label").hidden = handSelect.options.length < 2;
     };
@@ -717,18 +747,26 @@
     });
 
     var draw = function () {
-      var list = steps();
-      var s = list[step];
+      var total = meta().steps;
+      var s = stepAt(step);
       for (var h = handSelect.options.length - 1; h >= 0; h--) {
         if (parseInt(handSelect.options[h].value, 10) <= step) {
           handSelect.selectedIndex = h;
           break;
         }
       }
-      range.max = list.length - 1;
+      range.max = total - 1;
       range.value = step;
+      if (!s) {
+        document.getElementById("step-label").textContent = S.loading;
+        load(gameIndex, pageOf(step));
+        return;
+      }
       document.getElementById("step-label").textContent =
-        step === 0 ? S.deal : fmt(S.step, { n: step, total: list.length - 1 });
+        step === 0 ? S.deal : fmt(S.step, { n: step, total: total - 1 });
+      // The next page before the viewer reaches it.
+      var next = pageOf(step) + replay.page;
+      if (next < total && step - pageOf(step) >= replay.page / 2) load(gameIndex, next);
       infoBox(document.getElementById("r-info"), s);
       var info = document.getElementById("r-info");
       if (s.scores && s.scores.length) info.appendChild(el("div", "scores", S.score + ": " + s.scores.join(" · ")));
@@ -754,19 +792,23 @@
     };
 
     var go = function (where) {
-      var list = steps();
+      var last = meta().steps - 1;
+      var ends = meta().trick_ends;
       if (where === "start") step = 0;
-      else if (where === "end") step = list.length - 1;
+      else if (where === "end") step = last;
       else if (where === "prev") step = Math.max(0, step - 1);
-      else if (where === "next") step = Math.min(list.length - 1, step + 1);
+      else if (where === "next") step = Math.min(last, step + 1);
       else if (where === "next-trick") {
-        var n = step + 1;
-        while (n < list.length - 1 && !list[n].trick_end) n++;
-        step = Math.min(n, list.length - 1);
+        var n = ends.find(function (e) {
+          return e > step;
+        });
+        step = n === undefined ? last : n;
       } else if (where === "prev-trick") {
-        var p = step - 1;
-        while (p > 0 && !list[p].trick_end) p--;
-        step = Math.max(p, 0);
+        var p = 0;
+        ends.forEach(function (e) {
+          if (e < step) p = e;
+        });
+        step = p;
       }
       draw();
     };
