@@ -23,7 +23,7 @@ from typing import Final
 
 from games.engine import SeatView
 from games.engine.actions import ACTION_OF_CODE, BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
-from games.engine.cards import PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
+from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
 from games.engine.sampling import DealSampler
 from games.engine.table import BIDDING, OVER, PARTNER_SINGING, Table, beats, duty_mask
 
@@ -310,28 +310,37 @@ def _best_sing(t: Table, legal: list[int]) -> int:
     return max(sings, key=lambda a: a - SING == t.trump)
 
 
-def _keep(t: Table, seat: int, card: int) -> float:
+def _held_pairs(t: Table, seat: int) -> tuple[tuple[int, int], ...]:
+    """The pairs ``seat`` holds and has not sung: (mask, cante value) each."""
+    hand = t.hands[seat]
+    if not hand & (hand >> 1) & KNIGHTS_MASK:  # no 11 beside its 12: no pair at all (the usual case)
+        return ()
+    sung, trump = t.sung, t.trump
+    return tuple(
+        (PAIR_MASK[suit], 40 if suit == trump else 20)
+        for suit in range(4)
+        if not (sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]
+    )
+
+
+def _keep(t: Table, seat: int, card: int, pairs: tuple[tuple[int, int], ...] | None = None) -> float:
     """What a card is worth kept for later tricks: trumps by strength, and each card of a pair still to
-    be sung (half the cante)."""
-    suit = SUIT_OF[card]
-    value = 0.0
-    if suit == t.trump:
-        value += KEEP_TRUMP + KEEP_TRUMP_SLOPE * STRENGTH[card]
-    pair = PAIR_MASK[suit]
-    if (pair >> card) & 1 and not (t.sung >> suit) & 1 and t.hands[seat] & pair == pair:
-        value += (40 if suit == t.trump else 20) * PAIR_KEEP
+    be sung (a share of the cante). ``pairs``: the seat's ``_held_pairs``, when the caller has them."""
+    value = KEEP_TRUMP + KEEP_TRUMP_SLOPE * STRENGTH[card] if SUIT_OF[card] == t.trump else 0.0
+    for mask, worth in _held_pairs(t, seat) if pairs is None else pairs:
+        if (mask >> card) & 1:
+            value += worth * PAIR_KEEP
     return value
 
 
-def _cante_after(t: Table, seat: int, spent: int) -> float:
+def _cante_after(t: Table, seat: int, spent: int, pairs: tuple[tuple[int, int], ...] | None = None) -> float:
     """The cante ``seat`` could sing on winning this trick without card ``spent``."""
     if not t.rules.is_tute or (not t.rules.cantes_in_arrastre and t.faceup < 0):
         return 0.0
-    hand = t.hands[seat] & ~(1 << spent)
     best = 0
-    for suit in range(4):
-        if not (t.sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]:
-            best = max(best, 40 if suit == t.trump else 20)
+    for mask, worth in _held_pairs(t, seat) if pairs is None else pairs:
+        if not (mask >> spent) & 1 and worth > best:
+            best = worth
     return best * CANTE_WEIGHT
 
 
@@ -369,38 +378,46 @@ def _tute2_card(t: Table, cards: list[int]) -> int:
     other = 1 - me
     trump = t.trump
     trick = t.trick
+    mine = _held_pairs(t, me)
+    theirs = _held_pairs(t, other)
     if trick:
         lead = trick[0]
         taken = POINTS[lead]
+        lost = _cante_after(t, other, lead, theirs) if theirs else 0.0
         best_card, best = cards[0], -1e9
         for c in cards:
             if beats(c, lead, trump):
-                v = taken + POINTS[c] + _cante_after(t, me, c)
+                v = taken + POINTS[c] + (_cante_after(t, me, c, mine) if mine else 0.0)
             else:
-                v = -(taken + POINTS[c]) - _cante_after(t, other, lead)
-            v -= _keep(t, me, c)
+                v = -(taken + POINTS[c]) - lost
+            v -= _keep(t, me, c, mine)
             if v > best:
                 best_card, best = c, v
         return best_card
     stock_open = t.faceup >= 0
     rules = t.rules
     their = t.hands[other]
+    kept: dict[int, float] = {}  # the other hand's card worth kept, by card
     best_card, best = cards[0], -1e9
     for c in cards:
         replies = duty_mask(rules, trump, (c,), me, c, stock_open, other, their)
+        gain = _cante_after(t, me, c, mine) if mine else 0.0
         worst = 1e9
         while replies:
             low = replies & -replies
             r = low.bit_length() - 1
             replies ^= low
             if beats(r, c, trump):
-                v = -(POINTS[c] + POINTS[r]) - _cante_after(t, other, r)
+                v = -(POINTS[c] + POINTS[r]) - (_cante_after(t, other, r, theirs) if theirs else 0.0)
             else:
-                v = POINTS[c] + POINTS[r] + _cante_after(t, me, c)
-            v += _keep(t, other, r)
+                v = POINTS[c] + POINTS[r] + gain
+            keep = kept.get(r)
+            if keep is None:
+                keep = kept[r] = _keep(t, other, r, theirs)
+            v += keep
             if v < worst:
                 worst = v
-        worst -= _keep(t, me, c)
+        worst -= _keep(t, me, c, mine)
         if worst > best:
             best_card, best = c, worst
     return best_card
