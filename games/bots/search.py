@@ -18,6 +18,7 @@ deals they buy more than a tree would (docs/PERFORMANCE.md has the figures).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -59,11 +60,14 @@ class Budget:
     solve_cards: int = 16
     solve_nodes: int = 20000
     horizon: int = 0  # Tute: tricks a playout plays before the position is scored (0: to the end)
-    prior: float = 0.0
+    prior: float = 0.0  # points of value given to the rule bot's choice (a guide where samples are few)
+    #: The rule bot's choice stands unless another action beats it on the same deals by this many
+    #: standard errors of their paired differences (0: off): the samples' noise does not overturn it.
+    confidence: float = 0.0
     #: Inference from the others' choices: a sampled deal in which another seat's past card is not the
     #: one the playout policy would have played there counts this much (1: no inference).
     mismatch: float = 1.0
-    draws: int = 1  # deals sampled per deal kept, when weighing them  # points of value given to the rule bot's choice (a guide where samples are few)
+    draws: int = 1  # deals sampled per deal kept, when weighing them
 
 
 class SearchBot:
@@ -108,12 +112,16 @@ class SearchBot:
             from .rule import choose as rule_choose  # a rare spot the sampler cannot fill
 
             return rule_choose(view, legal, rng)
-        prior = None
-        if budget.prior:
+        guide = None
+        if budget.prior or budget.confidence:
             from .rule import choose as rule_choose
 
-            prior = ACTION_OF_CODE[rule_choose(view, legal, random.Random(rng.random()))]
-        return self._decide(tables, legal, view.seat, rng, prior=prior, weights=weights)
+            guide_rng = random.Random(rng.random())
+
+            def guide() -> int:
+                return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
+
+        return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights)
 
     def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
         """The cheat: the same search on the real deal (every hand seen). Bench only, never offered."""
@@ -130,13 +138,15 @@ class SearchBot:
         rng: random.Random,
         *,
         repeat: bool = False,
-        prior: int | None = None,
+        guide: Callable[[], int] | None = None,
         weights: list[float] | None = None,
     ) -> str:
         budget = self.budget
         actions = [ACTION_OF_CODE[code] for code in legal]
         totals = dict.fromkeys(actions, 0.0)
         counts = dict.fromkeys(actions, 0.0)
+        #: per action, its value on each deal (round) it was scored on: the paired test reads them
+        seen: dict[int, dict[int, float]] = {a: {} for a in actions}
         if weights is None:
             weights = [1.0] * len(tables)
         first = tables[0]
@@ -167,6 +177,7 @@ class SearchBot:
                             value = _playout_value(child, seat, rng)
                         totals[action] += weight * value
                         counts[action] += weight
+                        seen[action][id(table)] = value
         else:
             rounds = max(1, budget.playouts // max(1, len(actions)))
             if not repeat:
@@ -181,18 +192,41 @@ class SearchBot:
                         continue  # the sample's own window differs (a draw the view does not show)
                     child = table.clone()
                     child.step(action)
-                    totals[action] += weight * _playout_value(
-                        child, seat, random.Random(seed), budget.horizon
-                    )
+                    value = _playout_value(child, seat, random.Random(seed), budget.horizon)
+                    totals[action] += weight * value
                     counts[action] += weight
+                    seen[action][r] = value
         scored = [a for a in actions if counts[a]]
         if not scored:
             return legal[0]
+        # the rule bot's choice, where the playouts (not an exact solve) decide
+        prior = guide() if guide is not None and not exact else None
         bonus = dict.fromkeys(scored, 0.0)
         if prior in bonus:
             bonus[prior] = budget.prior
         best = max(scored, key=lambda a: (totals[a] / counts[a] + bonus[a], -a))
+        if (
+            budget.confidence
+            and prior in bonus
+            and best != prior
+            and not _clearly_better(seen[best], seen[prior], budget.confidence)
+        ):
+            best = prior  # the samples do not show the rule bot's choice is worse
         return CODE_OF_ACTION[best]
+
+
+def _clearly_better(values: dict[int, float], base: dict[int, float], z: float) -> bool:
+    """Whether ``values`` beats ``base`` on the deals both were scored on by ``z`` standard errors of
+    the mean paired difference."""
+    diffs = [v - base[k] for k, v in values.items() if k in base]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return var == 0 or mean > z * (var / n) ** 0.5
 
 
 # -- values -----------------------------------------------------------------------------------------
