@@ -18,12 +18,13 @@ deals they buy more than a tree would (docs/PERFORMANCE.md has the figures).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from games.engine import SeatView
 from games.engine.actions import ACTION_OF_CODE, BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
-from games.engine.cards import PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
+from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
 from games.engine.sampling import DealSampler
 from games.engine.table import BIDDING, OVER, PARTNER_SINGING, Table, beats, duty_mask
 
@@ -59,11 +60,14 @@ class Budget:
     solve_cards: int = 16
     solve_nodes: int = 20000
     horizon: int = 0  # Tute: tricks a playout plays before the position is scored (0: to the end)
-    prior: float = 0.0
+    prior: float = 0.0  # points of value given to the rule bot's choice (a guide where samples are few)
+    #: The rule bot's choice stands unless another action beats it on the same deals by this many
+    #: standard errors of their paired differences (0: off): the samples' noise does not overturn it.
+    confidence: float = 0.0
     #: Inference from the others' choices: a sampled deal in which another seat's past card is not the
     #: one the playout policy would have played there counts this much (1: no inference).
     mismatch: float = 1.0
-    draws: int = 1  # deals sampled per deal kept, when weighing them  # points of value given to the rule bot's choice (a guide where samples are few)
+    draws: int = 1  # deals sampled per deal kept, when weighing them
 
 
 class SearchBot:
@@ -108,12 +112,16 @@ class SearchBot:
             from .rule import choose as rule_choose  # a rare spot the sampler cannot fill
 
             return rule_choose(view, legal, rng)
-        prior = None
-        if budget.prior:
+        guide = None
+        if budget.prior or budget.confidence:
             from .rule import choose as rule_choose
 
-            prior = ACTION_OF_CODE[rule_choose(view, legal, random.Random(rng.random()))]
-        return self._decide(tables, legal, view.seat, rng, prior=prior, weights=weights)
+            guide_rng = random.Random(rng.random())
+
+            def guide() -> int:
+                return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
+
+        return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights)
 
     def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
         """The cheat: the same search on the real deal (every hand seen). Bench only, never offered."""
@@ -130,13 +138,15 @@ class SearchBot:
         rng: random.Random,
         *,
         repeat: bool = False,
-        prior: int | None = None,
+        guide: Callable[[], int] | None = None,
         weights: list[float] | None = None,
     ) -> str:
         budget = self.budget
         actions = [ACTION_OF_CODE[code] for code in legal]
         totals = dict.fromkeys(actions, 0.0)
         counts = dict.fromkeys(actions, 0.0)
+        #: per action, its value on each deal (round) it was scored on: the paired test reads them
+        seen: dict[int, dict[int, float]] = {a: {} for a in actions}
         if weights is None:
             weights = [1.0] * len(tables)
         first = tables[0]
@@ -167,6 +177,7 @@ class SearchBot:
                             value = _playout_value(child, seat, rng)
                         totals[action] += weight * value
                         counts[action] += weight
+                        seen[action][id(table)] = value
         else:
             rounds = max(1, budget.playouts // max(1, len(actions)))
             if not repeat:
@@ -181,18 +192,41 @@ class SearchBot:
                         continue  # the sample's own window differs (a draw the view does not show)
                     child = table.clone()
                     child.step(action)
-                    totals[action] += weight * _playout_value(
-                        child, seat, random.Random(seed), budget.horizon
-                    )
+                    value = _playout_value(child, seat, random.Random(seed), budget.horizon)
+                    totals[action] += weight * value
                     counts[action] += weight
+                    seen[action][r] = value
         scored = [a for a in actions if counts[a]]
         if not scored:
             return legal[0]
+        # the rule bot's choice, where the playouts (not an exact solve) decide
+        prior = guide() if guide is not None and not exact else None
         bonus = dict.fromkeys(scored, 0.0)
         if prior in bonus:
             bonus[prior] = budget.prior
         best = max(scored, key=lambda a: (totals[a] / counts[a] + bonus[a], -a))
+        if (
+            budget.confidence
+            and prior in bonus
+            and best != prior
+            and not _clearly_better(seen[best], seen[prior], budget.confidence)
+        ):
+            best = prior  # the samples do not show the rule bot's choice is worse
         return CODE_OF_ACTION[best]
+
+
+def _clearly_better(values: dict[int, float], base: dict[int, float], z: float) -> bool:
+    """Whether ``values`` beats ``base`` on the deals both were scored on by ``z`` standard errors of
+    the mean paired difference."""
+    diffs = [v - base[k] for k, v in values.items() if k in base]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    if mean <= 0:
+        return False
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return var == 0 or mean > z * (var / n) ** 0.5
 
 
 # -- values -----------------------------------------------------------------------------------------
@@ -310,28 +344,37 @@ def _best_sing(t: Table, legal: list[int]) -> int:
     return max(sings, key=lambda a: a - SING == t.trump)
 
 
-def _keep(t: Table, seat: int, card: int) -> float:
+def _held_pairs(t: Table, seat: int) -> tuple[tuple[int, int], ...]:
+    """The pairs ``seat`` holds and has not sung: (mask, cante value) each."""
+    hand = t.hands[seat]
+    if not hand & (hand >> 1) & KNIGHTS_MASK:  # no 11 beside its 12: no pair at all (the usual case)
+        return ()
+    sung, trump = t.sung, t.trump
+    return tuple(
+        (PAIR_MASK[suit], 40 if suit == trump else 20)
+        for suit in range(4)
+        if not (sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]
+    )
+
+
+def _keep(t: Table, seat: int, card: int, pairs: tuple[tuple[int, int], ...] | None = None) -> float:
     """What a card is worth kept for later tricks: trumps by strength, and each card of a pair still to
-    be sung (half the cante)."""
-    suit = SUIT_OF[card]
-    value = 0.0
-    if suit == t.trump:
-        value += KEEP_TRUMP + KEEP_TRUMP_SLOPE * STRENGTH[card]
-    pair = PAIR_MASK[suit]
-    if (pair >> card) & 1 and not (t.sung >> suit) & 1 and t.hands[seat] & pair == pair:
-        value += (40 if suit == t.trump else 20) * PAIR_KEEP
+    be sung (a share of the cante). ``pairs``: the seat's ``_held_pairs``, when the caller has them."""
+    value = KEEP_TRUMP + KEEP_TRUMP_SLOPE * STRENGTH[card] if SUIT_OF[card] == t.trump else 0.0
+    for mask, worth in _held_pairs(t, seat) if pairs is None else pairs:
+        if (mask >> card) & 1:
+            value += worth * PAIR_KEEP
     return value
 
 
-def _cante_after(t: Table, seat: int, spent: int) -> float:
+def _cante_after(t: Table, seat: int, spent: int, pairs: tuple[tuple[int, int], ...] | None = None) -> float:
     """The cante ``seat`` could sing on winning this trick without card ``spent``."""
     if not t.rules.is_tute or (not t.rules.cantes_in_arrastre and t.faceup < 0):
         return 0.0
-    hand = t.hands[seat] & ~(1 << spent)
     best = 0
-    for suit in range(4):
-        if not (t.sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]:
-            best = max(best, 40 if suit == t.trump else 20)
+    for mask, worth in _held_pairs(t, seat) if pairs is None else pairs:
+        if not (mask >> spent) & 1 and worth > best:
+            best = worth
     return best * CANTE_WEIGHT
 
 
@@ -369,38 +412,46 @@ def _tute2_card(t: Table, cards: list[int]) -> int:
     other = 1 - me
     trump = t.trump
     trick = t.trick
+    mine = _held_pairs(t, me)
+    theirs = _held_pairs(t, other)
     if trick:
         lead = trick[0]
         taken = POINTS[lead]
+        lost = _cante_after(t, other, lead, theirs) if theirs else 0.0
         best_card, best = cards[0], -1e9
         for c in cards:
             if beats(c, lead, trump):
-                v = taken + POINTS[c] + _cante_after(t, me, c)
+                v = taken + POINTS[c] + (_cante_after(t, me, c, mine) if mine else 0.0)
             else:
-                v = -(taken + POINTS[c]) - _cante_after(t, other, lead)
-            v -= _keep(t, me, c)
+                v = -(taken + POINTS[c]) - lost
+            v -= _keep(t, me, c, mine)
             if v > best:
                 best_card, best = c, v
         return best_card
     stock_open = t.faceup >= 0
     rules = t.rules
     their = t.hands[other]
+    kept: dict[int, float] = {}  # the other hand's card worth kept, by card
     best_card, best = cards[0], -1e9
     for c in cards:
         replies = duty_mask(rules, trump, (c,), me, c, stock_open, other, their)
+        gain = _cante_after(t, me, c, mine) if mine else 0.0
         worst = 1e9
         while replies:
             low = replies & -replies
             r = low.bit_length() - 1
             replies ^= low
             if beats(r, c, trump):
-                v = -(POINTS[c] + POINTS[r]) - _cante_after(t, other, r)
+                v = -(POINTS[c] + POINTS[r]) - (_cante_after(t, other, r, theirs) if theirs else 0.0)
             else:
-                v = POINTS[c] + POINTS[r] + _cante_after(t, me, c)
-            v += _keep(t, other, r)
+                v = POINTS[c] + POINTS[r] + gain
+            keep = kept.get(r)
+            if keep is None:
+                keep = kept[r] = _keep(t, other, r, theirs)
+            v += keep
             if v < worst:
                 worst = v
-        worst -= _keep(t, me, c)
+        worst -= _keep(t, me, c, mine)
         if worst > best:
             best_card, best = c, worst
     return best_card

@@ -10,9 +10,10 @@ from hypothesis import strategies as st
 
 from games.bots import BOT_LEVELS, BOTS, get_bot
 from games.bots.arena import play_game
-from games.bots.search import Budget, CheatBot, SearchBot, Solver
+from games.bots.search import WIN_BONUS, Budget, CheatBot, SearchBot, Solver
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.cards import INDEX_OF_CODE
+from games.engine.table import OVER, Table
 
 from ..engine.test_properties import games
 
@@ -81,3 +82,56 @@ def test_the_solver_takes_the_last_trick_that_wins_the_game() -> None:
     margin = result.scores[seat] - result.scores[1 - seat]
     assert value is not None and abs(value) >= abs(margin)
     assert INDEX_OF_CODE  # the module's card table is importable alongside
+
+
+def _minimax_margin(table: Table, side: int) -> float:
+    """Brute force, no pruning and no memory: the side's final margin under best play by both sides."""
+    if table.phase == OVER:
+        scores = table.side_scores()
+        return float(scores[side] - scores[1 - side])
+    values = []
+    for action in table.legal_ids():
+        child = table.clone()
+        child.step(action)
+        values.append(_minimax_margin(child, side))
+    return max(values) if table.side_of(table.to_act) == side else min(values)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    game=st.sampled_from(["tute2", "tute4"]),
+    seed=st.integers(0, 10**6),
+    arrastre_cantes=st.booleans(),
+    partner_may_sing=st.booleans(),
+)
+def test_the_solver_agrees_with_brute_force_on_small_endgames(
+    game: str, seed: int, arrastre_cantes: bool, partner_may_sing: bool
+) -> None:
+    """Every card known, a few tricks left (mid-trick too): the alpha-beta solver with its memory gives
+    the exact minimax margin, and its best action is worth that margin."""
+    options: dict[str, object] = {"cantes_in_arrastre": arrastre_cantes}
+    if game == "tute4":
+        options["partner_may_sing"] = partner_may_sing
+    rules = Rules.build(game, options=options)
+    rng = random.Random(seed)
+    table = State.new(rules, seed=f"brute:{seed}").table.clone()
+    left = 6 if game == "tute2" else 8  # cards in all hands and on the table
+    while table.phase != OVER and sum(h.bit_count() for h in table.hands) + len(table.trick) > left:
+        table.step(rng.choice(table.legal_ids()))
+    if table.phase == OVER:
+        return
+    seat = table.to_act
+    side = table.side_of(seat)
+    exact = _minimax_margin(table, side)
+    solver = Solver(table, seat, 10**6)
+    value = solver.value(table.clone())
+    assert value is not None
+    # the solver's value is the final margin plus its win bonus (by the margin's sign)
+    margin = value - WIN_BONUS if value > 0 else value + WIN_BONUS if value < 0 else 0.0
+    assert margin == exact
+    legal = table.legal_ids()
+    best = Solver(table, seat, 10**6).best(table, legal)
+    assert best is not None
+    child = table.clone()
+    child.step(best)
+    assert _minimax_margin(child, side) == exact
