@@ -125,8 +125,6 @@ def match_create(
         raise InvalidRules(f"format must be one of {', '.join(Match.Format.values)}")
     if format == Match.Format.SINGLE:
         format_target = 1
-    if format == Match.Format.DUPLICATE and rules.game not in DUPLICATE_GAMES:
-        raise InvalidRules("the duplicate format is played in tute2 and tute4")
     if not 1 <= format_target <= 99:
         raise InvalidRules("the number of games N must be from 1 to 99")
     clock = clock or Clock()
@@ -383,19 +381,24 @@ def _start_when_ready(context: MatchContext) -> None:
         deal_game(context, number=0, also_save=("status", "started_at"))
 
 
-#: The games a duplicate match is played in, and how often each board is played (the seats rotated
-#: by one each time: Tute 2 swaps the players, Tute 4 moves each pair to the other side).
-DUPLICATE_GAMES = (Match.GameName.TUTE2, Match.GameName.TUTE4)
+#: How often a Tute board is played in a duplicate match (the seats rotated by one each time: Tute 2
+#: swaps the players, Tute 4 moves each pair to the other side). A Pocha board is played once per
+#: player, so that every player holds every seat's cards once (``duplicate_plays``).
 DUPLICATE_PLAYS = 2
+
+
+def duplicate_plays(match: Match) -> int:
+    """How many times each board of a duplicate match is played: 2 in the Tute games, n in Pocha."""
+    return match.num_players if match.game == Match.GameName.POCHA else DUPLICATE_PLAYS
 
 
 def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] = ()) -> MatchContext:
     """A new game dealt from the match's committed server seed and the seats' client seeds (RULES.md
     section 11); the next game's server seed is drawn now from the OS's secure source and committed.
 
-    In a duplicate match, game ``number`` is play ``number % 2`` of board ``number // 2``: the first
-    play deals the board as above, the second deals the same seed with the same dealer, game seat g
-    held by match seat (g + 1) mod n.
+    In a duplicate match, game ``number`` is play ``number % p`` of board ``number // p`` (p plays per
+    board: ``duplicate_plays``): the first play deals the board as above, play k deals the same seed
+    with the same dealer, game seat g held by match seat (g + k) mod n.
 
     ``also_save`` names fields of the match the caller changed, saved with the turn's. Returns the
     match's context with the new game as its current one.
@@ -407,7 +410,7 @@ def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] 
     seat_map: list[int] | None = None
     first: Game | None = None
     if match.format == Match.Format.DUPLICATE:
-        board, play = divmod(number, DUPLICATE_PLAYS)
+        board, play = divmod(number, duplicate_plays(match))
         seat_map = [(g + play) % n for g in range(n)]
         if play:
             first = Game.objects.get(match=match, number=number - play)
