@@ -31,6 +31,7 @@ from games.events import publish_match_event
 from games.ladder.incidents import refusal_record, timeout_record
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import MatchContext, match_context
+from games.services.boards import boards_reveal
 from games.services.common import queue_house_bot, set_turn, side_of, sides, turn_after, turn_started
 from games.services.matches import deal_game, duplicate_plays
 from games.signals import match_finished
@@ -376,6 +377,7 @@ def _finish_match(context: MatchContext, *, result: dict[str, Any], reason: str)
     match.save(
         update_fields=["status", "result", "finish_reason", "finished_at", "turn_seat", "turn_deadline"]
     )
+    boards_reveal(match=match)
     publish_match_event(match, context.seats)
     transaction.on_commit(lambda: match_finished.send(sender=Match, match=match))
 
