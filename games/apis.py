@@ -58,7 +58,7 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import JSONIntegerField, NDJSONRenderer, PagedList, Pagination, client_address
+from tute_site.api import ErrorOutput, JSONIntegerField, NDJSONRenderer, PagedList, Pagination, client_address
 from tute_site.streams import LeasedLines, stream_lease
 
 
@@ -86,14 +86,6 @@ def found(match_id: int) -> Match:
 
 
 # -- output shapes --------------------------------------------------------------------------------------
-
-
-class ErrorOutput(serializers.Serializer):
-    """Every API error: a stable machine code, a message for people, and details or null."""
-
-    code = serializers.CharField()
-    message = serializers.CharField()
-    detail = serializers.JSONField(allow_null=True)
 
 
 class PlayerOutput(serializers.Serializer):

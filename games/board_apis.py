@@ -11,9 +11,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.apis import ErrorOutput
 from games.models import Board, Game
 from games.selectors import board_detail
+from tute_site.api import ErrorOutput
 
 
 class BoardPlayOutput(serializers.Serializer):
