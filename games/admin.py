@@ -15,7 +15,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 
-from games.models import Action, ApiToken, Game, Match, Player, Seat
+from games.models import Action, ApiToken, Board, Game, Match, Player, Seat
 from tute_site.exceptions import ApplicationError
 
 SECRET_UNTIL_OVER = "(secret until the game is over)"
@@ -212,3 +212,17 @@ class ActionAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False  # the log is what a match replays from
+
+
+@admin.register(Board)
+class BoardAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Boards are dealt by the services; their seeds and cards stay hidden here until revealed."""
+
+    list_display = ("id", "game", "num_players", "dealer", "seed_sha256", "created_at", "revealed_at")
+    list_filter = ("game",)
+    fields = ("game", "num_players", "options", "dealer", "seed_sha256", "shown_seed", "revealed_at")
+    readonly_fields = fields
+
+    @admin.display(description="seed")
+    def shown_seed(self, board: Board) -> str:
+        return board.seed if board.is_revealed else SECRET_UNTIL_OVER

@@ -23,13 +23,14 @@ from rest_framework.views import APIView
 
 from games.callers import caller, signed_in, signed_in_user
 from games.engine.rules import PLAYERS
-from games.errors import MatchNotFinished, PeopleOnly
+from games.errors import BoardNotRevealed, MatchNotFinished, PeopleOnly
 from games.ladder.models import BotProfile
 from games.ladder.outputs import ValidationOutput, validation_out
 from games.ladder.services import bot_seen, ladder_games_set, push_endpoint_set, validation_request
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
+    boards_sealed,
     match_context,
     match_detail,
     match_records,
@@ -57,7 +58,7 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import JSONIntegerField, NDJSONRenderer, PagedList, Pagination, client_address
+from tute_site.api import ErrorOutput, JSONIntegerField, NDJSONRenderer, PagedList, Pagination, client_address
 from tute_site.streams import LeasedLines, stream_lease
 
 
@@ -85,14 +86,6 @@ def found(match_id: int) -> Match:
 
 
 # -- output shapes --------------------------------------------------------------------------------------
-
-
-class ErrorOutput(serializers.Serializer):
-    """Every API error: a stable machine code, a message for people, and details or null."""
-
-    code = serializers.CharField()
-    message = serializers.CharField()
-    detail = serializers.JSONField(allow_null=True)
 
 
 class PlayerOutput(serializers.Serializer):
@@ -481,13 +474,18 @@ class MatchRecordApi(APIView):
 
     @extend_schema(
         description="Each game's record (docs/RULES.md, records) with its seed and result, once the match "
-        "is over. Before that: 403 match_not_finished (the seeds stay secret while it is played).",
+        "is over. Before that: 403 match_not_finished (the seeds stay secret while it is played); a "
+        "duplicate tournament's match whose boards other tables still play: 403 board_not_revealed.",
         responses={
             200: inline_serializer(
                 name="MatchRecords",
                 fields={"match": serializers.IntegerField(), "games": serializers.JSONField()},
             ),
-            403: OpenApiResponse(ErrorOutput, description="match_not_finished: the match is not over yet."),
+            403: OpenApiResponse(
+                ErrorOutput,
+                description="match_not_finished: the match is not over yet; board_not_revealed: other "
+                "tables still play its boards.",
+            ),
             404: OpenApiResponse(ErrorOutput, description="match_not_found"),
         },
     )
@@ -495,6 +493,8 @@ class MatchRecordApi(APIView):
         match = found(match_id)
         if match.status != Match.Status.FINISHED:
             raise MatchNotFinished()
+        if boards_sealed(match):
+            raise BoardNotRevealed()
         return Response({"match": match.pk, "games": match_records(match)})
 
 

@@ -172,6 +172,26 @@ class GameStarted(ApplicationError):
     message = "The game has begun: a client seed counts only before a game's first action."
 
 
+class BoardNotFound(ApplicationError):
+    code = "board_not_found"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "No board has that id."
+
+
+class BoardFixed(ApplicationError):
+    code = "board_fixed"
+    http_status = status.HTTP_409_CONFLICT
+    message = "This match plays boards dealt for several tables: client seeds do not change their cards."
+
+
+class BoardNotRevealed(ApplicationError):
+    code = "board_not_revealed"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = (
+        "Other tables still play this match's boards: its records are shown once every table has played them."
+    )
+
+
 class BotNotValidated(ApplicationError):
     code = "bot_not_validated"
     http_status = status.HTTP_409_CONFLICT

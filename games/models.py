@@ -190,6 +190,69 @@ class Seat(models.Model):
         return bool(self.bot_level) or (self.player_id is not None and self.accepted)
 
 
+class Board(models.Model):
+    """A fixed deal with its own seeds and commitment (RULES.md section 11), played by one match or many.
+
+    Every play of a duplicate match's board is dealt from it (the seats rotated), and a duplicate
+    tournament's round deals every table from the same boards. Its ``seed_sha256`` is public from its
+    creation, before any play; ``server_seed``, ``seed`` and ``decks`` stay secret until every match
+    that plays it is over (``revealed_at``), so a table that finished first can tell no other table
+    what the cards are.
+    """
+
+    game = models.CharField(max_length=8, choices=Match.GameName.choices)
+    num_players = models.PositiveSmallIntegerField()
+    options = models.JSONField(default=dict, blank=True, help_text="Rules flags (RULES.md), as validated.")
+    dealer = models.PositiveSmallIntegerField(help_text="The game seat that deals every play.")
+    server_seed = models.CharField(max_length=64, help_text="Secret until the board is revealed.")
+    seed_sha256 = models.CharField(max_length=64, help_text="Commitment to the server seed (public).")
+    client_seeds = models.JSONField(
+        default=list, blank=True, help_text="By game seat, '' where none (a shared board has none)."
+    )
+    seed = models.CharField(max_length=64, help_text="The deal seed: secret until the board is revealed.")
+    decks = models.JSONField(help_text="The decks dealt from the seed, top card first, one per hand.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    revealed_at = models.DateTimeField(
+        null=True, blank=True, help_text="When every match playing the board was over: its seeds are public."
+    )
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(dealer__lt=models.F("num_players")), name="board_dealer_seated"
+            ),
+            models.CheckConstraint(
+                condition=Q(seed_sha256__regex=r"^[0-9a-f]{64}$"), name="board_seed_sha256_hex"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"board {self.pk} ({self.game}, {self.num_players} players)"
+
+    @property
+    def is_revealed(self) -> bool:
+        return self.revealed_at is not None
+
+
+class MatchBoard(models.Model):
+    """Board ``number`` (from 0) of a duplicate match: the deal its plays of that board are dealt from."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_boards")
+    number = models.PositiveSmallIntegerField()
+    board = models.ForeignKey(Board, on_delete=models.PROTECT, related_name="match_boards")
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="match_board_unique_number"),
+            models.UniqueConstraint(fields=["match", "board"], name="match_board_once_per_match"),
+        ]
+
+    def __str__(self) -> str:
+        return f"board {self.number} of match {self.match_id}"
+
+
 class Game(models.Model):
     """One game of a match (a Tute hand, or a whole Pocha sequence), dealt from its own secret seed."""
 
@@ -211,6 +274,14 @@ class Game(models.Model):
     # seat, the match seat that holds it. Null for other formats (game seat = match seat).
     board = models.PositiveSmallIntegerField(null=True, blank=True)
     seat_map = models.JSONField(null=True, blank=True)
+    dealt_from = models.ForeignKey(
+        Board,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="plays",
+        help_text="The board this duplicate play was dealt from.",
+    )
     luck = models.JSONField(
         null=True,
         blank=True,
@@ -281,11 +352,13 @@ from games.ladder.models import BotIncident, BotProfile, LadderMatch, Validation
 __all__ = [
     "Action",
     "ApiToken",
+    "Board",
     "BotIncident",
     "BotProfile",
     "Game",
     "LadderMatch",
     "Match",
+    "MatchBoard",
     "Player",
     "Seat",
     "Validation",

@@ -10,8 +10,8 @@ from django.db.models import F, Prefetch, Q, QuerySet
 
 from games.engine import State, export_record
 from games.engine.fair import commitment, fair_fields
-from games.errors import MatchNotFound
-from games.models import ApiToken, Game, Match, Player, Seat
+from games.errors import BoardNotFound, MatchNotFound
+from games.models import ApiToken, Board, Game, Match, Player, Seat
 from games.states import game_state
 
 
@@ -119,6 +119,26 @@ def match_view_for(*, context: MatchContext, player: Player | None, ply: int | N
 def game_seed_sha256(game: Game) -> str | None:
     """The public commitment to the game's server seed (None for a game dealt before fair deals)."""
     return commitment(game.server_seed) if game.server_seed else None
+
+
+def board_detail(*, board_id: int) -> Board:
+    """A board with its plays (the games dealt from it, in match and game order)."""
+    board = (
+        Board.objects.prefetch_related(
+            Prefetch("plays", queryset=Game.objects.order_by("match_id", "number"), to_attr="ordered_plays")
+        )
+        .filter(pk=board_id)
+        .first()
+    )
+    if board is None:
+        raise BoardNotFound()
+    return board
+
+
+def boards_sealed(match: Match) -> bool:
+    """Whether some game of ``match`` was dealt from a board that other tables still play: its records,
+    seeds and cards stay secret until the board is revealed (games.services.boards)."""
+    return match.games.filter(dealt_from__isnull=False, dealt_from__revealed_at__isnull=True).exists()
 
 
 def match_records(match: Match) -> list[dict[str, Any]]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import apis
+from games import apis, board_apis
 from games.ladder import apis as ladder_apis
 
 # Django tries the patterns in order: the two that every move calls come first.
@@ -22,6 +22,7 @@ urlpatterns = [
         name="match-client-seed-alias",
     ),
     path("matches/<int:match_id>/record/", apis.MatchRecordApi.as_view(), name="match-record"),
+    path("boards/<int:board_id>/", board_apis.BoardDetailApi.as_view(), name="board-detail"),
     path("bots/", apis.BotListCreateApi.as_view(), name="bot-list"),
     path("bots/me/turns/", apis.MyTurnsApi.as_view(), name="my-turns"),
     path("bots/me/notices/", ladder_apis.MyNoticesApi.as_view(), name="my-notices"),

@@ -81,7 +81,11 @@ def match_facts(
         else:
             return None
     totals = [0.0] * len(competitors)
-    if game == Pool.POCHA:
+    if game == Pool.POCHA and result.get("format") == "duplicate":
+        # A duplicate match: each player's score against the others who held the same cards (its games'
+        # scores are by game seat, which rotate through the players).
+        totals = [float(x) for x in result["score_difference"]]
+    elif game == Pool.POCHA:
         for game_result in game_results:
             if game_result:
                 for seat_index, score in enumerate(game_result["scores"]):

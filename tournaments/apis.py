@@ -10,7 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -33,6 +33,8 @@ from tournaments.selectors import (
     matches_of,
     rounds_with_matches,
     standings_table,
+    tournament_board_sheet,
+    tournament_boards,
     tournament_detail,
     tournament_match,
     tournaments_list,
@@ -55,7 +57,7 @@ from tournaments.services import (
     tournament_update,
     withdraw,
 )
-from tute_site.api import PagedList
+from tute_site.api import ErrorOutput, PagedList
 
 
 def club_found(slug: str) -> Club:
@@ -97,6 +99,9 @@ class TournamentOutput(serializers.Serializer):
     options = serializers.JSONField()
     match_format = serializers.CharField()
     match_target = serializers.IntegerField()
+    duplicate_scoring = serializers.CharField(
+        help_text="Duplicate tournaments: matchpoints or total_points (docs/TOURNAMENTS.md)."
+    )
     format = serializers.CharField()
     third_place = serializers.BooleanField()
     grand_final_reset = serializers.BooleanField()
@@ -323,7 +328,17 @@ class TournamentInput(serializers.Serializer):
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
     options = serializers.DictField(required=False, help_text="Rules flags of docs/RULES.md.")
     match_format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
-    match_target = serializers.IntegerField(default=1, min_value=1, max_value=99)
+    match_target = serializers.IntegerField(
+        default=1,
+        min_value=1,
+        max_value=99,
+        help_text="N of best of N / first to N; duplicate: the boards every table plays each round.",
+    )
+    duplicate_scoring = serializers.ChoiceField(
+        choices=Tournament.DuplicateScoring.choices,
+        default=Tournament.DuplicateScoring.MATCHPOINTS,
+        help_text="match_format duplicate: how tables on the same boards are compared.",
+    )
     third_place = serializers.BooleanField(default=False)
     grand_final_reset = serializers.BooleanField(
         default=True,
@@ -657,6 +672,82 @@ class StandingsApi(APIView):
     @extend_schema(responses=StandingOutput(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
         return Response(StandingOutput(standings_table(tournament=found(tournament_id)), many=True).data)
+
+
+class TournamentBoardOutput(serializers.Serializer):
+    number = serializers.IntegerField(help_text="The board's number in the tournament (from 1).")
+    round = serializers.IntegerField(source="round.number")
+    players = serializers.IntegerField(help_text="The tables it is dealt for have this many seats.")
+    board = serializers.IntegerField(
+        source="board_id", help_text="The games board: GET /api/v1/boards/{id}/."
+    )
+    seed_sha256 = serializers.CharField(source="board.seed_sha256")
+    revealed = serializers.BooleanField(source="board.is_revealed")
+    plays_done = serializers.IntegerField(help_text="Plays of the board finished so far, at every table.")
+
+
+class HoldingOutput(serializers.Serializer):
+    hand = serializers.IntegerField(
+        help_text="The game side (Tute) or game seat (Pocha) whose cards were held."
+    )
+    entrant = serializers.IntegerField()
+    name = serializers.CharField()
+    score = serializers.IntegerField(
+        help_text="Tute: the side's score minus the other side's; Pocha: the seat's score."
+    )
+    matchpoints = serializers.IntegerField(
+        help_text="2 per holder of the same hand at another table outscored, 1 per tie."
+    )
+
+
+class SheetLineOutput(serializers.Serializer):
+    table = serializers.CharField(help_text="The tournament match's code (R1.B2, R1.T1).")
+    tournament_match = serializers.IntegerField()
+    match = serializers.IntegerField()
+    game_number = serializers.IntegerField()
+    seat_map = serializers.ListField(child=serializers.IntegerField())
+    holdings = HoldingOutput(many=True)
+
+
+class ScoreSheetOutput(serializers.Serializer):
+    number = serializers.IntegerField()
+    round = serializers.IntegerField()
+    players = serializers.IntegerField()
+    board = serializers.IntegerField()
+    seed_sha256 = serializers.CharField()
+    revealed = serializers.BooleanField()
+    dealer = serializers.IntegerField()
+    plays_done = serializers.IntegerField()
+    lines = SheetLineOutput(many=True, help_text="Every table's plays: empty until the board is revealed.")
+
+
+class BoardListApi(PagedList, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        description="A duplicate tournament's boards (every table of a round plays the round's boards), in "
+        "number order; empty for other tournaments.",
+        responses=TournamentBoardOutput(many=True),
+    )
+    def get(self, request: Request, tournament_id: int) -> Response:
+        boards = tournament_boards(tournament=found(tournament_id))
+        return self.page_response(request, boards, TournamentBoardOutput)
+
+
+class BoardSheetApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(
+        description="Board n's travelling score sheet: every table's result on it, each hand's holder, score "
+        "and matchpoints (docs/TOURNAMENTS.md). The lines are shown once every table has played the board.",
+        responses={
+            200: ScoreSheetOutput,
+            404: OpenApiResponse(ErrorOutput, description="tournament_not_found, tournament_board_not_found"),
+        },
+    )
+    def get(self, request: Request, tournament_id: int, number: int) -> Response:
+        sheet = tournament_board_sheet(tournament=found(tournament_id), number=number)
+        return Response(ScoreSheetOutput(sheet).data)
 
 
 class BracketApi(APIView):

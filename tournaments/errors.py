@@ -37,6 +37,12 @@ class EntrantNameTaken(ApplicationError):
     message = "Another entrant of this tournament has that name."
 
 
+class TournamentBoardNotFound(ApplicationError):
+    code = "tournament_board_not_found"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "No board with that number in this tournament."
+
+
 class TournamentMatchNotFound(ApplicationError):
     code = "tournament_match_not_found"
     http_status = status.HTTP_404_NOT_FOUND

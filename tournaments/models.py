@@ -11,7 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Lower
 
-from games.models import Match, Player
+from games.models import Board, Match, Player
 
 
 class Club(models.Model):
@@ -67,6 +67,10 @@ class Tournament(models.Model):
         RANDOM = "random", "At random"
         MANUAL = "manual", "By hand"
 
+    class DuplicateScoring(models.TextChoices):
+        MATCHPOINTS = "matchpoints", "Matchpoints: 2 per other table beaten on the same cards, 1 per tie"
+        TOTAL_POINTS = "total_points", "Total points: the sum of the scores made on the same cards"
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration"
         RUNNING = "running", "Running"
@@ -81,7 +85,16 @@ class Tournament(models.Model):
         default=dict, blank=True, help_text="Rules flags (docs/RULES.md), as validated."
     )
     match_format = models.CharField(max_length=12, choices=Match.Format.choices, default=Match.Format.SINGLE)
-    match_target = models.PositiveSmallIntegerField(default=1, help_text="N of best of N / first to N.")
+    match_target = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="N of best of N / first to N; the boards of each round of a duplicate tournament.",
+    )
+    duplicate_scoring = models.CharField(
+        max_length=12,
+        choices=DuplicateScoring.choices,
+        default=DuplicateScoring.MATCHPOINTS,
+        help_text="Duplicate tournaments (match_format duplicate): how tables on the same boards are compared.",
+    )
     format = models.CharField(max_length=12, choices=Format.choices)
     third_place = models.BooleanField(default=False, help_text="Single elimination: a third-place match.")
     grand_final_reset = models.BooleanField(
@@ -121,6 +134,15 @@ class Tournament(models.Model):
         indexes = [models.Index(fields=["club", "status"])]
         constraints = [
             models.CheckConstraint(condition=Q(match_target__gte=1), name="tournament_match_target_positive"),
+            models.CheckConstraint(
+                condition=~Q(match_format="duplicate")
+                | Q(format__in=["round_robin", "swiss", "pocha_tables"]),
+                name="tournament_duplicate_not_elimination",
+            ),
+            models.CheckConstraint(
+                condition=Q(duplicate_scoring__in=["matchpoints", "total_points"]),
+                name="tournament_duplicate_scoring_valid",
+            ),
             models.CheckConstraint(
                 condition=~Q(format="swiss") | Q(swiss_rounds__isnull=False, swiss_rounds__gte=1),
                 name="tournament_swiss_has_rounds",
@@ -341,6 +363,29 @@ class Slot(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entrant_id} at {self.position} of {self.tournament_match_id}"
+
+
+class TournamentBoard(models.Model):
+    """Board ``number`` of a duplicate tournament (numbered from 1 across its rounds): a ``games.Board``
+    that every table of its round with ``players`` seats plays, so that their results can be compared."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="boards")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="boards")
+    number = models.PositiveSmallIntegerField()
+    players = models.PositiveSmallIntegerField(
+        help_text="The tables this board is dealt for have this many seats."
+    )
+    board = models.OneToOneField(Board, on_delete=models.PROTECT, related_name="tournament_board")
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="tournament_board_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="tournament_board_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"board {self.number} of tournament {self.tournament_id}"
 
 
 class Correction(models.Model):

@@ -20,8 +20,20 @@ from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from games.models import Player
-from tournaments.models import Club, Correction, Entrant, Membership, Round, Slot, Tournament, TournamentMatch
+from games.models import Game, Player
+from tournaments.duplicate import board_sheet, entrant_names, sheet_out
+from tournaments.errors import TournamentBoardNotFound
+from tournaments.models import (
+    Club,
+    Correction,
+    Entrant,
+    Membership,
+    Round,
+    Slot,
+    Tournament,
+    TournamentBoard,
+    TournamentMatch,
+)
 from tournaments.pairing import Section
 from tournaments.state import bracket_of, done_matches, points_of, standings_of
 
@@ -273,3 +285,25 @@ def bracket_view(*, tournament: Tournament) -> BracketView | None:
 
 def corrections_of(*, tournament: Tournament) -> QuerySet[Correction]:
     return Correction.objects.filter(tournament=tournament).select_related("by", "tournament_match")
+
+
+def tournament_boards(*, tournament: Tournament) -> QuerySet[TournamentBoard]:
+    """A duplicate tournament's boards in number order, with how many plays of each are finished."""
+    return (
+        TournamentBoard.objects.filter(tournament=tournament)
+        .select_related("round", "board")
+        .annotate(plays_done=Count("board__plays", filter=Q(board__plays__status=Game.Status.FINISHED)))
+        .order_by("number")
+    )
+
+
+def tournament_board_sheet(*, tournament: Tournament, number: int) -> dict[str, Any]:
+    """Board ``number``'s travelling score sheet (tournaments.duplicate.sheet_out)."""
+    board = (
+        TournamentBoard.objects.filter(tournament=tournament, number=number)
+        .select_related("round", "board")
+        .first()
+    )
+    if board is None:
+        raise TournamentBoardNotFound()
+    return sheet_out(board_sheet(board), entrant_names(tournament))

@@ -167,10 +167,11 @@ def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds
     """
     games = [0] * positions
     cards = [0] * positions
-    for game in Game.objects.filter(match=match, status=Game.Status.FINISHED).only("result"):
+    for game in Game.objects.filter(match=match, status=Game.Status.FINISHED).only("result", "seat_map"):
         if game.result:
             for side, score in enumerate(game.result.get("scores", [])[:positions]):
-                cards[side] += int(score)
+                # a duplicate play's side is held by the match seat its seat map gives
+                cards[_position(match, game.match_seat(side))] += int(score)
     result: dict[str, Any] = match.result or {}
     if result.get("games_won"):
         games = [int(g) for g in result["games_won"]][:positions]

@@ -29,6 +29,8 @@ urlpatterns = [
         name="tournament-match-no-show",
     ),
     path(T + "standings/", apis.StandingsApi.as_view(), name="tournament-standings"),
+    path(T + "boards/", apis.BoardListApi.as_view(), name="tournament-boards"),
+    path(T + "boards/<int:number>/", apis.BoardSheetApi.as_view(), name="tournament-board"),
     path(T + "bracket/", apis.BracketApi.as_view(), name="tournament-bracket"),
     path(T + "corrections/", apis.CorrectionListCreateApi.as_view(), name="tournament-corrections"),
 ]

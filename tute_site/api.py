@@ -100,6 +100,14 @@ def client_address(request: HttpRequest) -> str:
     return hops[-min(proxies, len(hops))] if hops else remote
 
 
+class ErrorOutput(serializers.Serializer):
+    """Every API error: a stable machine code, a message for people, and details or null."""
+
+    code = serializers.CharField()
+    message = serializers.CharField()
+    detail = serializers.JSONField(allow_null=True)
+
+
 class PagedList:
     """Mixed into an APIView whose GET answers one page of a list (``count``, ``next``, ``previous``,
     ``results``): ``pagination_class`` also tells drf-spectacular to document the page and its

@@ -13,14 +13,15 @@ from django.utils.translation import gettext as _
 
 from games.engine.fair import commitment
 from games.models import Game, Match, Player, Seat
+from games.selectors import boards_sealed
 from games.states import match_rules
 
 
 def verify_panel(match: Match) -> list[dict[str, Any]] | None:
     """Per game of a finished match: its revealed seeds (as its record reveals them), the decks the server
     dealt and what the shuffle needs to build the canonical deck; None while the match is not finished
-    (the seeds are secret). One query."""
-    if match.status != Match.Status.FINISHED:
+    (the seeds are secret), and while other tables still play its boards (a duplicate tournament's)."""
+    if match.status != Match.Status.FINISHED or boards_sealed(match):
         return None
     rules = match_rules(match)
     games = []

@@ -19,7 +19,7 @@ from games.engine import Rules, State
 from games.engine.cards import codes_of
 from games.engine.views import SeatView
 from games.models import Action, Game, Match, Player, Seat
-from games.selectors import matches_list
+from games.selectors import boards_sealed, matches_list
 from games.states import match_rules
 from ratings.models import Pool, Rating, RatingChange
 from ratings.selectors import is_provisional, leaderboard, player_ratings
@@ -319,7 +319,7 @@ def match_replay(*, match: Match) -> list[ReplayGame]:
     Only for finished matches: until then the deals are secret (docs/RULES.md 9). Two queries: the games and
     the actions; the engine replays each game from its seed.
     """
-    if match.status != Match.Status.FINISHED:
+    if match.status != Match.Status.FINISHED or boards_sealed(match):  # other tables still play its boards
         return []
     # A finished match never changes: its replay is computed once per cache.
     key = f"web:replay:v2:{match.pk}:{match.finished_at.isoformat() if match.finished_at else ''}"

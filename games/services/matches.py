@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +18,7 @@ from games.engine.rules import PLAYERS
 from games.errors import (
     AbortTooLate,
     AlreadySeated,
+    BoardFixed,
     BotNotValidated,
     GameStarted,
     InvalidClientSeed,
@@ -35,8 +36,9 @@ from games.errors import (
 )
 from games.events import publish_match_event
 from games.ladder.selectors import unvalidated_bots
-from games.models import Action, Game, Match, Player, Seat
+from games.models import Action, Board, Game, Match, MatchBoard, Player, Seat
 from games.selectors import MatchContext, match_context
+from games.services.boards import board_create, board_redeal, boards_reveal, new_server_seed
 from games.services.common import set_turn
 from games.states import cache_state, match_rules
 
@@ -80,6 +82,7 @@ def match_create(
     managed: bool = False,
     client_seed: str | None = None,
     capped: bool = False,
+    boards: Sequence[Board] | None = None,
 ) -> Match:
     """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
 
@@ -101,6 +104,11 @@ def match_create(
     makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
     (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
     organiser's to check.
+
+    ``boards`` (a duplicate match only, one per board of ``format_target``, for this game, player count
+    and options): the match plays these boards, which other matches may play too (a duplicate
+    tournament's tables), instead of boards of its own dealt as it goes. Their cards are fixed: client
+    seeds do not change them.
 
     ``capped`` (a match asked for by an account, through the API or the website): refused with
     ``TooManyOpenMatches`` when the creator already has ``TUTE_MAX_OPEN_MATCHES`` matches of their own
@@ -125,10 +133,10 @@ def match_create(
         raise InvalidRules(f"format must be one of {', '.join(Match.Format.values)}")
     if format == Match.Format.SINGLE:
         format_target = 1
-    if format == Match.Format.DUPLICATE and rules.game not in DUPLICATE_GAMES:
-        raise InvalidRules("the duplicate format is played in tute2 and tute4")
     if not 1 <= format_target <= 99:
         raise InvalidRules("the number of games N must be from 1 to 99")
+    if boards is not None:
+        _check_boards(boards, rules, format, format_target)
     clock = clock or Clock()
     for name in ("human_move_seconds", "bot_move_seconds"):
         if not 1 <= getattr(clock, name) <= MAX_MOVE_SECONDS:
@@ -190,9 +198,28 @@ def match_create(
             )
         )
     Seat.objects.bulk_create(new_seats)
+    if boards is not None:
+        MatchBoard.objects.bulk_create(
+            [MatchBoard(match=match, number=number, board=board) for number, board in enumerate(boards)]
+        )
     _start_when_ready(MatchContext(match=match, seats=new_seats, game=None, state=None))
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
     return match
+
+
+def _check_boards(boards: Sequence[Board], rules: Rules, format: str, format_target: int) -> None:
+    if format != Match.Format.DUPLICATE:
+        raise InvalidRules("boards are played by duplicate matches")
+    if len(boards) != format_target:
+        raise InvalidRules(
+            f"a duplicate match of {format_target} boards plays {format_target} boards, not {len(boards)}"
+        )
+    options = rules.to_options()
+    for board in boards:
+        if (board.game, board.num_players, board.options) != (rules.game, rules.players, options):
+            raise InvalidRules(
+                f"board {board.pk} is dealt for other rules ({board.game}, {board.num_players} players)"
+            )
 
 
 def _check_open_matches(creator: Player) -> None:
@@ -353,6 +380,7 @@ def _call_off(context: MatchContext) -> Match:
     match.turn_seat = None
     match.turn_deadline = None
     match.save(update_fields=["status", "finish_reason", "finished_at", "turn_seat", "turn_deadline"])
+    boards_reveal(match=match)
     publish_match_event(match, context.seats)
     return match
 
@@ -383,19 +411,28 @@ def _start_when_ready(context: MatchContext) -> None:
         deal_game(context, number=0, also_save=("status", "started_at"))
 
 
-#: The games a duplicate match is played in, and how often each board is played (the seats rotated
-#: by one each time: Tute 2 swaps the players, Tute 4 moves each pair to the other side).
-DUPLICATE_GAMES = (Match.GameName.TUTE2, Match.GameName.TUTE4)
+#: How often a Tute board is played in a duplicate match (the seats rotated by one each time: Tute 2
+#: swaps the players, Tute 4 moves each pair to the other side). A Pocha board is played once per
+#: player, so that every player holds every seat's cards once (``duplicate_plays``).
 DUPLICATE_PLAYS = 2
+
+
+def duplicate_plays(match: Match) -> int:
+    """How many times each board of a duplicate match is played: 2 in the Tute games, n in Pocha."""
+    return match.num_players if match.game == Match.GameName.POCHA else DUPLICATE_PLAYS
 
 
 def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] = ()) -> MatchContext:
     """A new game dealt from the match's committed server seed and the seats' client seeds (RULES.md
     section 11); the next game's server seed is drawn now from the OS's secure source and committed.
 
-    In a duplicate match, game ``number`` is play ``number % 2`` of board ``number // 2``: the first
-    play deals the board as above, the second deals the same seed with the same dealer, game seat g
-    held by match seat (g + 1) mod n.
+    In a duplicate match, game ``number`` is play ``number % p`` of board ``number // p`` (p plays per
+    board: ``duplicate_plays``): the first play deals the board as above, play k deals the same seed
+    with the same dealer, game seat g held by match seat (g + k) mod n.
+
+    A duplicate match's boards are ``Board`` rows: the match's own (dealt at a board's first play from
+    the committed server seed and the seats' client seeds) or given at its creation (shared with other
+    matches).
 
     ``also_save`` names fields of the match the caller changed, saved with the turn's. Returns the
     match's context with the new game as its current one.
@@ -405,24 +442,25 @@ def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] 
     n = rules.players
     board: int | None = None
     seat_map: list[int] | None = None
-    first: Game | None = None
+    dealt_from: Board | None = None
+    first_play = True
     if match.format == Match.Format.DUPLICATE:
-        board, play = divmod(number, DUPLICATE_PLAYS)
+        board, play = divmod(number, duplicate_plays(match))
         seat_map = [(g + play) % n for g in range(n)]
-        if play:
-            first = Game.objects.get(match=match, number=number - play)
-    if first is not None:  # the board's deal again: its seeds and dealer as committed at its first play
+        dealt_from = _board_of(match, board, first_play=play == 0, seats=seats)
+        first_play = play == 0
+    if dealt_from is not None:  # the board's deal: its seeds and dealer, whichever play this is
         server_seed, client_seeds, seed, dealer = (
-            first.server_seed,
-            first.client_seeds,
-            first.seed,
-            first.dealer,
+            dealt_from.server_seed,
+            dealt_from.client_seeds,
+            dealt_from.seed,
+            dealt_from.dealer,
         )
     else:
         server_seed = match.next_server_seed or new_server_seed()
         client_seeds = [s.client_seed for s in sorted(seats, key=lambda s: s.index)]
         seed = deal_seed(server_seed, client_seeds)
-        dealer = (number if board is None else board) % n
+        dealer = number % n
     state = State.new(rules, dealer=dealer, seed=seed)
     decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
     game = Game.objects.create(
@@ -436,11 +474,13 @@ def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] 
         first_ply=match.ply,
         board=board,
         seat_map=seat_map,
+        dealt_from=dealt_from,
     )
     match.current_game = game
     match.seed_sha256 = commitment(server_seed)
     fair = ["seed_sha256"]
-    if first is None:
+    if dealt_from is None or (first_play and server_seed == match.next_server_seed):
+        # the committed server seed is used now: the next game's is drawn and committed
         following = new_server_seed()
         match.next_server_seed = following
         match.next_seed_sha256 = commitment(following)
@@ -451,9 +491,35 @@ def deal_game(context: MatchContext, *, number: int, also_save: tuple[str, ...] 
     return dealt
 
 
-def new_server_seed() -> str:
-    """32 bytes from the OS's cryptographic source, as 64 lowercase hexadecimal characters."""
-    return secrets.token_hex(32)
+def _board_of(match: Match, number: int, *, first_play: bool, seats: list[Seat]) -> Board:
+    """Board ``number`` of a duplicate match: given at its creation, or dealt now at its first play from
+    the match's committed server seed and the seats' client seeds (its dealer: game seat number mod n)."""
+    linked = MatchBoard.objects.select_related("board").filter(match=match, number=number).first()
+    if linked is not None:
+        return linked.board
+    if not first_play:  # a board dealt before boards were rows: its first play's deal
+        plays = duplicate_plays(match)
+        first = Game.objects.get(match=match, number=number * plays)
+        board = board_create(
+            game=match.game,
+            players=match.num_players,
+            options=match.options,
+            dealer=first.dealer,
+            server_seed=first.server_seed,
+            client_seeds=first.client_seeds,
+        )
+        MatchBoard.objects.create(match=match, number=number, board=board)
+        return board
+    board = board_create(
+        game=match.game,
+        players=match.num_players,
+        options=match.options,
+        dealer=number % match.num_players,
+        server_seed=match.next_server_seed or None,
+        client_seeds=[s.client_seed for s in sorted(seats, key=lambda s: s.index)],
+    )
+    MatchBoard.objects.create(match=match, number=number, board=board)
+    return board
 
 
 def _check_client_seed(value: str) -> None:
@@ -486,6 +552,8 @@ def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match
             raise GameStarted(
                 f"Board {game.board} was dealt at its first play: its second play deals the same cards."
             )
+    if MatchBoard.objects.filter(board__match_boards__match=match).exclude(match=match).exists():
+        raise BoardFixed()  # its boards are other tables' too
     seat.client_seed = client_seed
     seat.save(update_fields=["client_seed"])
     if match.status == Match.Status.IN_PROGRESS and game is not None:
@@ -507,5 +575,7 @@ def _redeal(context: MatchContext, game: Game) -> State:
     game.seed = seed
     game.decks = [[CODE_OF[c] for c in deck] for deck in state.table.decks]
     game.save(update_fields=["client_seeds", "seed", "decks"])
+    if game.dealt_from is not None:  # the match's own board, not played yet: dealt again with it
+        board_redeal(game.dealt_from, client_seeds=client_seeds)
     cache_state(game, match.ply, state)
     return state

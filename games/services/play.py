@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -30,8 +31,9 @@ from games.events import publish_match_event
 from games.ladder.incidents import refusal_record, timeout_record
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import MatchContext, match_context
+from games.services.boards import boards_reveal
 from games.services.common import queue_house_bot, set_turn, side_of, sides, turn_after, turn_started
-from games.services.matches import DUPLICATE_PLAYS, deal_game
+from games.services.matches import deal_game, duplicate_plays
 from games.signals import match_finished
 from games.states import cache_state
 from tute_site.celery import queue_on_commit
@@ -254,7 +256,7 @@ def _finish_game(context: MatchContext) -> MatchContext:
     queue_on_commit("games.game_luck", game.pk)  # what these cards score on average (a worker's task)
     games_played = game.number + 1
     if match.format == Match.Format.DUPLICATE:
-        if games_played < match.format_target * DUPLICATE_PLAYS:
+        if games_played < match.format_target * duplicate_plays(match):
             return deal_game(context, number=game.number + 1)
         _finish_match(context, result=duplicate_result(match), reason="completed")
         return context
@@ -288,14 +290,21 @@ def _games_won(match: Match) -> list[int]:
 
 
 def duplicate_result(match: Match) -> dict[str, Any]:
-    """A duplicate match's result: the sum over its boards of each side's score difference (the card
-    points and cantes of the game's result), the boards' own differences, and the side ahead wins (both
-    on a tie). Every side held the same cards, so the luck of the deal cancels out."""
+    """A duplicate match's result from its finished games (docs/TOURNAMENTS.md, "Duplicate scoring").
+
+    Tute 2 and Tute 4: the sum over the boards of each side's score difference (the card points and
+    cantes of the game's result). Pocha: on each board every player holds every seat's cards once; a
+    player's figure for those cards is its score minus the mean score of the others who held them, and
+    ``score_difference`` sums it over the boards and seats (``matchpoints``: 2 per other holder of the
+    same cards outscored, 1 per tie). Either way the side ahead wins (every side ahead on a tie): every
+    side held the same cards, so the luck of the deal cancels out."""
     games = list(
         Game.objects.filter(match=match, status=Game.Status.FINISHED)
         .order_by("number")
         .values_list("board", "seat_map", "result")
     )
+    if match.game == Match.GameName.POCHA:
+        return _pocha_duplicate_result(match, games)
     boards = [[0, 0] for _ in range(match.format_target)]
     for board, seat_map, result in games:
         assert board is not None and seat_map is not None and result is not None, "a finished duplicate game"
@@ -316,6 +325,47 @@ def duplicate_result(match: Match) -> dict[str, Any]:
     }
 
 
+def _pocha_duplicate_result(
+    match: Match, games: list[tuple[int | None, list[int] | None, dict[str, Any] | None]]
+) -> dict[str, Any]:
+    n = match.num_players
+    # held[board][game seat]: (match seat, score) of each player who held those cards
+    held: dict[int, dict[int, list[tuple[int, int]]]] = {}
+    for board, seat_map, result in games:
+        assert board is not None and seat_map is not None and result is not None, "a finished duplicate game"
+        for game_seat, score in enumerate(result["scores"][:n]):
+            held.setdefault(board, {}).setdefault(game_seat, []).append(
+                (int(seat_map[game_seat]), int(score))
+            )
+    boards = [[Fraction(0)] * n for _ in range(match.format_target)]
+    matchpoints = [0] * n
+    for board, by_seat in held.items():
+        for holders in by_seat.values():
+            for seat, score in holders:
+                others = [s for who, s in holders if who != seat]
+                if not others:
+                    continue  # nobody else has held these cards yet (a board left unfinished)
+                boards[board][seat] += score - Fraction(sum(others), len(others))
+                matchpoints[seat] += sum(2 if score > s else 1 if score == s else 0 for s in others)
+    exact = [sum((b[seat] for b in boards), Fraction(0)) for seat in range(n)]
+    best = max(exact)
+    return {
+        "format": "duplicate",
+        "boards": len(boards),
+        "games": len(games),
+        "score_difference": [_shown(x) for x in exact],
+        "board_differences": [[_shown(x) for x in b] for b in boards],
+        "matchpoints": matchpoints,
+        "games_won": _games_won(match),
+        "winners": [seat for seat in range(n) if exact[seat] == best],
+    }
+
+
+def _shown(value: Fraction) -> int | float:
+    """An exact figure as JSON shows it: a whole number as an int, else rounded to 2 decimals."""
+    return int(value) if value.denominator == 1 else round(float(value), 2)
+
+
 def _finish_match(context: MatchContext, *, result: dict[str, Any], reason: str) -> None:
     match = context.match
     match.status = Match.Status.FINISHED
@@ -327,6 +377,7 @@ def _finish_match(context: MatchContext, *, result: dict[str, Any], reason: str)
     match.save(
         update_fields=["status", "result", "finish_reason", "finished_at", "turn_seat", "turn_deadline"]
     )
+    boards_reveal(match=match)
     publish_match_event(match, context.seats)
     transaction.on_commit(lambda: match_finished.send(sender=Match, match=match))
 
@@ -339,11 +390,11 @@ def _concede(context: MatchContext, seat: int, *, reason: str) -> None:
     won = _games_won(match)
     winners = [side for side in range(sides(match)) if side != loser]
     played = match.games.filter(status=Game.Status.FINISHED).count()
-    _finish_match(
-        context,
-        result={"games_won": won, "winners": winners, "games": played, "conceded_by": seat},
-        reason=reason,
-    )
+    result: dict[str, Any] = {}
+    if match.format == Match.Format.DUPLICATE:
+        result = duplicate_result(match)  # the boards played so far, for the record
+    result.update(games_won=won, winners=winners, games=played, conceded_by=seat)
+    _finish_match(context, result=result, reason=reason)
 
 
 @transaction.atomic

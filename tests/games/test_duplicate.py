@@ -108,7 +108,7 @@ def test_a_player_sees_its_own_seat_and_hand_in_the_swapped_play(
         client_seed_set(match_id=match.pk, player=alice, client_seed="again")
 
 
-def test_duplicate_is_created_through_the_api_and_refused_for_pocha(token_client: ClientFor) -> None:
+def test_duplicate_is_created_through_the_api_in_every_game(token_client: ClientFor) -> None:
     alice = PlayerFactory()
     client = token_client(alice)
     created = client.post(
@@ -123,10 +123,89 @@ def test_duplicate_is_created_through_the_api_and_refused_for_pocha(token_client
     )
     assert created.status_code == 201, created.content
     assert created.json()["format"] == "duplicate" and created.json()["games"] == 3
-    refused = client.post(
+    pocha = client.post(
         "/api/v1/matches/", {"game": "pocha", "players": 3, "format": "duplicate", "games": 2}, format="json"
     )
-    assert refused.status_code == 400 and refused.json()["code"] == "invalid_rules"
+    assert pocha.status_code == 201, pocha.content
+    assert pocha.json()["format"] == "duplicate" and pocha.json()["games"] == 2
+    refused = client.post(
+        "/api/v1/matches/", {"game": "pocha", "players": 3, "format": "duplicate", "games": 0}, format="json"
+    )
+    assert refused.status_code == 400
+
+
+#: A short Pocha sequence, so that a duplicate match of a few boards plays quickly.
+SHORT_POCHA = {"pocha_sequence": [1, 2, 1]}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_pocha_board_is_played_once_per_player_with_the_players_rotated_through_the_seats(
+    players: int,
+    started_match: Callable[..., Match],
+    play_random: Callable[..., Match],
+    anon_client: APIClient,
+) -> None:
+    match = started_match(
+        "pocha", players=players, options=SHORT_POCHA, format=Match.Format.DUPLICATE, games=2
+    )
+    match = play_random(match, seed=players)
+
+    assert match.status == Match.Status.FINISHED, match.finish_reason
+    games = list(Game.objects.filter(match=match).order_by("number"))
+    assert len(games) == 2 * players
+    for board in (0, 1):
+        plays = [g for g in games if g.board == board]
+        assert [g.seat_map for g in plays] == [
+            [(s + k) % players for s in range(players)] for k in range(players)
+        ]
+        assert {(g.seed, g.server_seed, g.dealer) for g in plays} == {
+            (plays[0].seed, plays[0].server_seed, plays[0].dealer)
+        }
+        assert all(g.decks == plays[0].decks for g in plays)
+        # every match seat held every game seat's cards exactly once on the board
+        for match_seat in range(players):
+            assert sorted(g.game_seat(match_seat) for g in plays) == list(range(players))
+    assert games[0].seed != games[players].seed
+
+    # the result, recomputed here from the definition: a player's score on some cards minus the mean
+    # of the others who held them, summed; matchpoints 2 per other holder outscored, 1 per tie
+    from fractions import Fraction
+
+    difference = [Fraction(0)] * players
+    matchpoints = [0] * players
+    for board in (0, 1):
+        plays = [g for g in games if g.board == board]
+        for game_seat in range(players):
+            held = [(g.match_seat(game_seat), g.result["scores"][game_seat]) for g in plays if g.result]
+            for seat, score in held:
+                others = [s for who, s in held if who != seat]
+                difference[seat] += score - Fraction(sum(others), len(others))
+                matchpoints[seat] += sum(2 if score > s else 1 if score == s else 0 for s in others)
+    result = match.result
+    assert result is not None and result["format"] == "duplicate" and result["boards"] == 2
+    assert result["score_difference"] == pytest.approx([float(d) for d in difference], abs=0.005)
+    assert result["matchpoints"] == matchpoints
+    # on each of the 2 boards and n hands, each pair of the n holders shares 2 matchpoints
+    assert sum(matchpoints) == 2 * players * players * (players - 1)
+    assert result["winners"] == [s for s in range(players) if difference[s] == max(difference)]
+    assert duplicate_result(match) == result
+
+    answer = anon_client.get(f"/api/v1/matches/{match.pk}/record/").json()
+    assert [(e["record"]["board"], e["record"]["seat_map"]) for e in answer["games"]] == [
+        (g.board, g.seat_map) for g in games
+    ]
+    verified = verify_document(answer)
+    assert all(v.ok for v in verified), [v.to_dict() for v in verified if not v.ok]
+
+
+def test_a_pocha_duplicate_match_is_rated_by_its_score_difference() -> None:
+    from ratings.facts import match_facts
+
+    result = {"format": "duplicate", "score_difference": [12.5, -20, 7.5], "winners": [0]}
+    # the games' own scores (by game seat) would rank seat 2 first: they are not what counts
+    games = [{"scores": [0, 0, 90]}]
+    facts = match_facts(1, "pocha", result, [(0, 1, "", False), (1, 2, "", False), (2, 3, "", False)], games)
+    assert facts is not None and facts.totals == (12.5, -20.0, 7.5)
 
 
 def test_a_resignation_ends_a_duplicate_match_like_any_other(

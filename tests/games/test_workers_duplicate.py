@@ -76,3 +76,50 @@ def test_a_tute4_duplicate_board_is_played_from_both_sides_with_house_bots(worke
     assert answer["games"][0]["record"]["seed_sha256"] == committed
     verified = verify_document(answer)
     assert len(verified) == 2 and all(v.ok for v in verified), [v.to_dict() for v in verified]
+
+
+def test_a_pocha_duplicate_board_rotates_a_person_through_every_seat_with_house_bots(worker: Worker) -> None:  # noqa: F811
+    person, token = new_player("duplicate-pocha")
+    client = api_client(token)
+    created = client.post(
+        "/api/v1/matches/",
+        {
+            "game": "pocha",
+            "format": "duplicate",
+            "games": 1,
+            "options": {"pocha_sequence": [1, 2, 1]},
+            "seats": [{"player": person.handle}, {"bot": "rule"}, {"bot": "random"}],
+        },
+        format="json",
+    )
+    assert created.status_code == 201, created.content
+    match_id = created.json()["id"]
+    rng = random.Random(3)
+    deadline = time.monotonic() + 2 * MATCH_SECONDS
+    seen = set()
+    while True:
+        view = client.get(f"/api/v1/matches/{match_id}/view/").json()
+        if view["status"] != "in_progress":
+            break
+        seen.add((tuple(view["seat_map"]), view["game_seat"]))
+        if view["legal"]:
+            response = client.post(
+                f"/api/v1/matches/{match_id}/actions/",
+                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
+                format="json",
+            )
+            assert response.status_code == 200, response.content
+            continue
+        assert time.monotonic() < deadline, f"stalled at ply {view['ply']}\n{worker.log_tail()}"
+        time.sleep(0.03)
+
+    match = Match.objects.get(pk=match_id)
+    assert match.status == Match.Status.FINISHED, match.finish_reason
+    # the person (match seat 0) held game seats 0, 2 and 1 in the three plays of the board
+    assert seen == {((0, 1, 2), 0), ((2, 0, 1), 1), ((1, 2, 0), 2)}
+    plays = list(Game.objects.filter(match=match).order_by("number"))
+    assert len(plays) == 3 and len({(g.seed, g.dealer) for g in plays}) == 1
+    assert match.result is not None and match.result["format"] == "duplicate"
+    assert sum(match.result["matchpoints"]) == 3 * 3 * 2
+    verified = verify_document(APIClient().get(f"/api/v1/matches/{match_id}/record/").json())
+    assert len(verified) == 3 and all(v.ok for v in verified), [v.to_dict() for v in verified]

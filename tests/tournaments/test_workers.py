@@ -15,8 +15,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games.models import Match, Player
+from games.models import Game, Match, Player
 from games.services import match_resign
+from ratings.models import RatedMatch, RatingChange
 from tests.tournaments.conftest import entrants_in, refreshed
 from tests.workers import (
     TEST_BROKER_DB,
@@ -25,9 +26,10 @@ from tests.workers import (
     wait_for,
     worker_running,
 )
-from tournaments.models import Entrant, Round, Tournament, TournamentMatch
+from tournaments.models import Entrant, Round, Tournament, TournamentBoard, TournamentMatch
 from tournaments.selectors import bracket_view, standings_table
 from tournaments.services import entrant_bot_fill, tournament_start
+from tournaments.state import points_of
 
 #: A Redis database of its own (the games worker tests use TEST_BROKER_DB, the ratings ones - 2).
 TOURNAMENTS_BROKER_DB = (TEST_BROKER_DB - 3) % 16
@@ -167,3 +169,45 @@ def test_a_round_due_at_t_starts_within_seconds_of_t(
     assert due - timedelta(seconds=1) <= second.started_at <= due + timedelta(seconds=5), (
         second.started_at - due
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_duplicate_round_robin_of_house_bots_is_played_to_the_end_by_the_worker(
+    worker: Worker, organiser: Player, make_tournament: Callable[..., Tournament]
+) -> None:
+    # given: four house bots in a duplicate round robin, every table of a round on the same 2 boards
+    t = make_tournament(name="Duplicate", format="round_robin", match_format="duplicate", match_target=2)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=2)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=2)
+
+    # when
+    tournament_start(tournament_id=t.pk, by=organiser)
+
+    # then: the worker plays it to the end; each round's two tables played its two boards
+    wait_for(
+        "the tournament to finish", finished(t), timeout=TOURNAMENT_TIMEOUT, interval=0.5, log=worker.log_tail
+    )
+    t = refreshed(t)
+    assert_played_to_the_end(t, 4)
+    boards = list(TournamentBoard.objects.filter(tournament=t).select_related("board"))
+    assert len(boards) == 6 and all(b.board.is_revealed for b in boards)
+    for b in boards:
+        plays = Game.objects.filter(dealt_from=b.board)
+        assert plays.count() == 4 and plays.values("match").distinct().count() == 2
+    # matchpoints: per round 2 boards x 2 hands x 2 x 2 comparisons of 2 points
+    for number in (1, 2, 3):
+        rows = TournamentMatch.objects.filter(tournament=t, round__number=number)
+        assert sum(sum(points_of(tm.points or [])) for tm in rows) == 32
+    # and: each match is rated once (the tournament is rated)
+    matches = Match.objects.filter(tournament_match__tournament=t)
+    wait_for(
+        "the matches' ratings",
+        lambda: RatedMatch.objects.filter(match__in=matches).count() == matches.count(),
+        timeout=60,
+        interval=0.5,
+        log=worker.log_tail,
+    )
+    assert matches.count() == 6
+    # two house-bot levels meet in some matches: those change the levels' ratings, once per match
+    changes = RatingChange.objects.filter(match__in=matches)
+    assert changes.values("match", "subject").distinct().count() == changes.count() > 0

@@ -12,11 +12,12 @@ from fractions import Fraction
 
 from django.utils import timezone
 
-from games.models import Match
+from games.models import Board, Match
 from games.services import SeatSpec, match_create
 from tournaments.models import Entrant, Round, Slot, Tournament, TournamentMatch
 from tournaments.pairing import Bracket, History, Pairing, Status, round_robin, seat_tables, swiss_round
 from tournaments.pairing import Round as PairingRound
+from tournaments.services.duplicate import round_boards_create, table_size
 from tournaments.state import LOSS, WIN, bracket_of, slot_entrants, standings_of, stored_points, withdrawn_ids
 from tute_site.celery import queue_on_commit
 
@@ -205,8 +206,17 @@ def _create_round(tournament: Tournament, number: int, rows: list[Planned], now:
             tournament=tournament, pk__in={i for r in rows for i in r.entrants}
         ).select_related("player", "partner")
     }
+    boards: dict[int, list[Board]] = {}
+    if tournament.match_format == Match.Format.DUPLICATE:  # every table of the round plays the same boards
+        sizes = {
+            table_size(tournament, len(r.entrants)) for r in rows if r.kind == TournamentMatch.Kind.MATCH
+        }
+        boards = round_boards_create(tournament, round_, sizes)
     for board, row in enumerate(rows, start=1):
-        add_match(tournament, round_, board, row, [entrants[i] for i in row.entrants], now)
+        size = table_size(tournament, len(row.entrants))
+        add_match(
+            tournament, round_, board, row, [entrants[i] for i in row.entrants], now, boards=boards.get(size)
+        )
     tournament.current_round = number
     tournament.save(update_fields=["current_round"])
     complete_round_if_done(tournament, round_)
@@ -214,8 +224,17 @@ def _create_round(tournament: Tournament, number: int, rows: list[Planned], now:
 
 
 def add_match(
-    tournament: Tournament, round_: Round, board: int, row: Planned, entrants: list[Entrant], now: datetime
+    tournament: Tournament,
+    round_: Round,
+    board: int,
+    row: Planned,
+    entrants: list[Entrant],
+    now: datetime,
+    *,
+    boards: list[Board] | None = None,
 ) -> TournamentMatch:
+    """A row of the round: its games match (playing ``boards`` in a duplicate tournament), or a bye or
+    walkover decided already."""
     games_match = None
     if row.kind == TournamentMatch.Kind.MATCH:
         seats = _seats(tournament, entrants)
@@ -230,6 +249,7 @@ def add_match(
             rated=tournament.rated,
             challenge=False,
             managed=True,
+            boards=boards if row.kind == TournamentMatch.Kind.MATCH else None,
         )
     done = row.kind != TournamentMatch.Kind.MATCH
     tm = TournamentMatch.objects.create(

@@ -34,6 +34,7 @@ from tournaments.errors import (
 from tournaments.models import Entrant, Round, Tournament, TournamentMatch
 from tournaments.pairing import PairingError, seed
 from tournaments.services.common import lock_tournament, require_organiser
+from tournaments.services.duplicate import duplicate_round_score
 from tournaments.services.rounds import (
     add_match,
     advance_rounds,
@@ -169,6 +170,8 @@ def match_result_record(*, match_id: int) -> TournamentMatch | None:
     if tm.match.status not in (Match.Status.FINISHED, Match.Status.ABORTED):
         return None
     _record(tournament, tm)
+    if tournament.match_format == Match.Format.DUPLICATE:
+        duplicate_round_score(tournament, tm.round)  # every table of the round against the others
     complete_round_if_done(tournament, tm.round)
     return tm
 
@@ -251,6 +254,8 @@ def no_show(*, tournament_id: int, tournament_match_id: int, by: Player, entrant
     tm.status = TournamentMatch.Status.DONE
     tm.recorded_at = timezone.now()
     tm.save(update_fields=["points", "winner", "forfeit", "status", "recorded_at"])
+    if tournament.match_format == Match.Format.DUPLICATE:
+        duplicate_round_score(tournament, tm.round)
     complete_round_if_done(tournament, tm.round)
     return tm
 

@@ -53,6 +53,7 @@ class Settings:
     options: dict[str, Any] | None = None
     match_format: str = Match.Format.SINGLE
     match_target: int = 1
+    duplicate_scoring: str = Tournament.DuplicateScoring.MATCHPOINTS
     third_place: bool = False
     grand_final_reset: bool = True
     double_round_robin: bool = False
@@ -78,6 +79,7 @@ FIELDS = (
     "format",
     "match_format",
     "match_target",
+    "duplicate_scoring",
     "third_place",
     "grand_final_reset",
     "double_round_robin",
@@ -106,10 +108,18 @@ def _checked(s: Settings, *, had_passcode: bool) -> dict[str, Any]:
         problems.append(f"format must be one of {', '.join(F.values)}")
     if s.match_format not in Match.Format.values:
         problems.append(f"match_format must be one of {', '.join(Match.Format.values)}")
-    elif s.match_format == Match.Format.DUPLICATE:
+    elif s.match_format == Match.Format.DUPLICATE and s.format in (F.SINGLE_ELIM, F.DOUBLE_ELIM):
         problems.append(
-            "duplicate matches are not yet played in tournaments (their tie-breaks count card points)"
+            "duplicate tournaments are round robin, Swiss or Pocha tables: every table of a round plays the "
+            "same boards and is scored against the others"
         )
+    if s.duplicate_scoring not in Tournament.DuplicateScoring.values:
+        problems.append(f"duplicate_scoring must be one of {', '.join(Tournament.DuplicateScoring.values)}")
+    elif (
+        s.duplicate_scoring != Tournament.DuplicateScoring.MATCHPOINTS
+        and s.match_format != Match.Format.DUPLICATE
+    ):
+        problems.append("duplicate_scoring is for duplicate tournaments (match_format duplicate)")
     target = 1 if s.match_format == Match.Format.SINGLE else s.match_target
     if not 1 <= target <= 99:
         problems.append("match_target must be from 1 to 99")
