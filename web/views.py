@@ -20,7 +20,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
-from games.models import Match
+from games.models import Game, Match
 from games.selectors import context_of, match_view_for, tokens_of
 from games.services import (
     SeatSpec,
@@ -142,7 +142,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "initial_view": match_view_for(context=context_of(match), player=me),
             "clock": live.clock(match, list(match.seats.all())),
             "variant": selectors.variant_in_force(match),
-            "replay": [{"number": g.number, "result": g.result, "steps": g.steps} for g in replay],
+            "replay": [g.to_dict() for g in replay],
             "js_strings": js_strings(),
             "live": match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS),
             "outcome": selectors.match_outcome(
@@ -155,6 +155,39 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "verify_games": verify_panel(match),
             "luck": luck_rows(match, my_seat),
             "verify_strings": verify_strings(),
+        },
+    )
+
+
+def match_board(request: HttpRequest, match_id: int, board: int) -> HttpResponse:
+    """A finished duplicate match's board: its plays side by side (who held which cards, the tricks, each
+    play's score and the difference) and each play's replay."""
+    match = selectors.match_page(match_id=match_id)
+    if match is None or match.status != Match.Status.FINISHED:
+        raise Http404
+    boards = selectors.board_numbers(match)
+    if board not in boards:
+        raise Http404
+    plays = selectors.board_plays(games=Game.objects.filter(match=match, board=board))
+    return render(
+        request,
+        "web/board.html",
+        {
+            "match": match,
+            "board": board,
+            "boards": boards,
+            "summary": selectors.duplicate_board_summary(match=match, board=board),
+            "plays": [
+                {
+                    "play": play,
+                    "number": n,
+                    "data_id": f"play-{n}-data",
+                    "prefix": f"p{n}",
+                    "replay": [{**play.replay.to_dict(), "names": [h.name for h in play.holders]}],
+                }
+                for n, play in enumerate(plays, start=1)
+            ],
+            "js_strings": js_strings(),
         },
     )
 
