@@ -182,7 +182,7 @@ def match_board(request: HttpRequest, match_id: int, board: int) -> HttpResponse
                     "play": play,
                     "number": n,
                     "data_id": f"play-{n}-data",
-                    "prefix": f"p{n}",
+                    "prefix": f"p{n}-",
                     "replay": [{**play.replay.to_dict(), "names": [h.name for h in play.holders]}],
                 }
                 for n, play in enumerate(plays, start=1)
