@@ -7,7 +7,8 @@ Run by hand from the project root (nothing needs to be running)::
 
 It sets Django up on a throwaway SQLite database in a temporary directory (DEBUG off, the production
 settings otherwise), migrates it, makes a person with a finished Tute 2 match and a finished Tute 4 match
-against the rule bot (played through ``games.services``, as the workers would), a club with a Swiss
+against the rule bot and a duplicate Tute 4 match of two boards (played through ``games.services``, as the
+workers would, with each game's luck figure for the player's skill chart), a club with a Swiss
 tournament of six rule bots in play, and reads every main page ``--repeat`` times (5) with Django's test
 client in this process: the figures are the page's HTML bytes (and gzipped, as a browser on a compressing
 proxy gets them; the stylesheet and scripts are cached after the first page and listed once) and the
@@ -58,23 +59,24 @@ def setup() -> None:
 def play_out(match_id: int) -> int:
     """The match played to its end: the person's seat by the rule bot's choice, the house bots' own."""
     from games.models import Match, Seat
-    from games.selectors import current_game, game_state
     from games.services import action_submit, bot_turn_play
     from games.services.play import house_bot_action
+    from games.states import game_state
 
     match = Match.objects.get(pk=match_id)
     people = {s.index: s.player for s in Seat.objects.select_related("player").filter(match=match)}
     while match.status == Match.Status.IN_PROGRESS:
-        game = current_game(match)
+        game = match.current_game
         assert game is not None
         state = game_state(match=match, game=game)
         seat = state.current_player()
         assert seat is not None
-        if people[seat] is None:
+        person = people[game.match_seat(seat)]  # a duplicate board's later plays rotate the seats
+        if person is None:
             bot_turn_play(match_id=match.pk, ply=match.ply)
         else:
             code = house_bot_action("rule", state, seat, seed=f"bench-{match.ply}")
-            action_submit(match_id=match.pk, player=people[seat], code=code, ply=match.ply)
+            action_submit(match_id=match.pk, player=person, code=code, ply=match.ply)
         match.refresh_from_db()
     return match.ply
 
@@ -90,7 +92,9 @@ def main() -> None:
     from django.contrib.auth.models import User
     from django.test import Client
 
+    from games.models import Game, Match
     from games.services import SeatSpec, match_create, player_for_user
+    from games.services.luck import game_luck_compute
     from tournaments.services import (
         Settings,
         club_create,
@@ -109,8 +113,19 @@ def main() -> None:
         tute4 = match_create(
             created_by=ana, game="tute4", seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3
         )
+        duplicate = match_create(
+            created_by=ana,
+            game="tute4",
+            format=Match.Format.DUPLICATE,
+            format_target=2,
+            seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3,
+        )
         play_out(tute2.pk)
         plies = play_out(tute4.pk)
+        play_out(duplicate.pk)
+        # What the cards average, as the worker works it out after each game: the player's skill chart.
+        for game_id in Game.objects.filter(status=Game.Status.FINISHED).values_list("pk", flat=True):
+            game_luck_compute(game_id=game_id)
         live = match_create(
             created_by=ana, game="tute4", seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3
         )
@@ -129,6 +144,8 @@ def main() -> None:
         "player": "/players/ana/",
         "match (live, Tute 4)": f"/matches/{live.pk}/",
         "match (finished, replay)": f"/matches/{tute4.pk}/",
+        "match (duplicate, 2 boards)": f"/matches/{duplicate.pk}/",
+        "board (Tute 4, 2 plays)": f"/matches/{duplicate.pk}/boards/1/",
         "play": "/play/",
         "tournaments": "/tournaments/",
         "tournament (Swiss)": f"/tournaments/{swiss.pk}/",

@@ -120,3 +120,91 @@ def rating_chart(history: list[dict[str, Any]], *, initial: float | None = None)
         top=top,
         bottom=bottom,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SkillPoint:
+    x: float
+    y: float
+    skill: float
+    label: str  # the date, for the point's tooltip
+    match: int
+
+
+@dataclass(frozen=True, slots=True)
+class SkillChart:
+    """Each game's skill (score minus what its cards average) as a dot, the running average as a line,
+    and the zero line (the play added nothing to the cards)."""
+
+    width: int
+    height: int
+    points: list[SkillPoint]
+    average: str  # the running average's polyline
+    latest: float  # the running average after the last game
+    zero: float  # the y of skill 0
+    y_ticks: list[Tick]
+    x_ticks: list[Tick]
+    left: int
+    right: int
+    top: int
+    bottom: int
+
+
+def skill_chart(rows: list[dict[str, Any]]) -> SkillChart | None:
+    """Geometry of the skill chart of ``rows`` (``web.fairness.skill_summary``'s: ``finished_at``, ``skill``,
+    ``match``), oldest first; None when there is nothing to draw."""
+    if not rows:
+        return None
+    skills = [float(row["skill"]) for row in rows]
+    running = [round(sum(skills[: i + 1]) / (i + 1), 1) for i in range(len(skills))]
+    labels = [row["finished_at"].strftime("%Y-%m-%d") if row["finished_at"] else "" for row in rows]
+    low, high = min(0.0, *skills), max(0.0, *skills)
+    if high - low < 20:
+        mid = (high + low) / 2
+        low, high = min(low, mid - 10), max(high, mid + 10)
+    step = _nice_step(high - low)
+    low = math.floor(low / step) * step
+    high = math.ceil(high / step) * step
+    left, right = PAD_LEFT, WIDTH - PAD_RIGHT
+    top, bottom = PAD_TOP, HEIGHT - PAD_BOTTOM
+    count = len(skills)
+
+    def x_of(i: int) -> float:
+        return round(left + (right - left) * (i / (count - 1) if count > 1 else 0.5), 1)
+
+    def y_of(v: float) -> float:
+        return round(bottom - (bottom - top) * (v - low) / (high - low), 1)
+
+    points = [
+        SkillPoint(x=x_of(i), y=y_of(v), skill=v, label=labels[i], match=int(rows[i]["match"]))
+        for i, v in enumerate(skills)
+    ]
+    y_ticks = []
+    value = low
+    while value <= high + 1e-9:
+        y_ticks.append(Tick(pos=y_of(value), label=f"{value:+.0f}" if value else "0"))
+        value += step
+    dated = [i for i, label in enumerate(labels) if label]
+    picks = sorted({dated[0], dated[len(dated) // 2], dated[-1]}) if dated else []
+    x_ticks = [
+        Tick(
+            pos=x_of(i),
+            label=labels[i],
+            anchor="end" if i == count - 1 and count > 1 else "start" if i == 0 and count > 1 else "middle",
+        )
+        for i in picks
+    ]
+    return SkillChart(
+        width=WIDTH,
+        height=HEIGHT,
+        points=points,
+        average=" ".join(f"{x_of(i)},{y_of(v)}" for i, v in enumerate(running)),
+        latest=running[-1],
+        zero=y_of(0.0),
+        y_ticks=y_ticks,
+        x_ticks=x_ticks,
+        left=left,
+        right=right,
+        top=top,
+        bottom=bottom,
+    )

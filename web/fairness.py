@@ -15,6 +15,7 @@ from games.engine.fair import commitment
 from games.models import Game, Match, Player, Seat
 from games.selectors import boards_sealed
 from games.states import match_rules
+from web.charts import skill_chart
 
 
 def verify_panel(match: Match) -> list[dict[str, Any]] | None:
@@ -85,9 +86,14 @@ def luck_rows(match: Match, my_seat: int | None) -> list[dict[str, Any]] | None:
     return rows or None
 
 
-def skill_summary(player: Player, *, limit: int = 30) -> list[dict[str, Any]] | None:
-    """Per game kind: the player's latest games with a luck figure, oldest first, each with what it scored,
-    what its cards average and the difference (its skill), and the average difference. Two queries."""
+#: The skill section's table shows this many latest games of a kind; its chart every game read.
+SKILL_TABLE_ROWS = 10
+
+
+def skill_summary(player: Player, *, limit: int = 60) -> list[dict[str, Any]] | None:
+    """Per game kind: the player's latest ``limit`` games with a luck figure, oldest first, each with what it
+    scored, what its cards average and the difference (its skill); the average difference; the chart of
+    skill over time (web.charts.skill_chart) and the latest rows for the table. Two queries."""
     games = list(
         Game.objects.filter(match__seats__player=player, status=Game.Status.FINISHED, luck__isnull=False)
         .select_related("match")
@@ -118,7 +124,13 @@ def skill_summary(player: Player, *, limit: int = 30) -> list[dict[str, Any]] | 
             }
         )
     return [
-        {"game": kind, "rows": rows, "average": round(sum(r["skill"] for r in rows) / len(rows), 1)}
+        {
+            "game": kind,
+            "rows": rows,
+            "recent": rows[-SKILL_TABLE_ROWS:][::-1],
+            "chart": skill_chart(rows),
+            "average": round(sum(r["skill"] for r in rows) / len(rows), 1),
+        }
         for kind, rows in sorted(kinds.items())
     ]
 

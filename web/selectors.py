@@ -171,16 +171,27 @@ def match_outcome(match: Match, cantes: list[dict[str, Any]] | None = None) -> l
     labels = seat_labels(match)
     side_count = 2 if match.game == Match.GameName.TUTE4 else match.num_players
     games = [g for g in match.games.all() if g.result]
-    last_scores = games[-1].result.get("scores", []) if games and games[-1].result else []
+    last = games[-1] if games else None
+    # The last game's scores are by game side, its cantes by game seat: a duplicate match's later plays
+    # rotate the seats, so each goes to the side of the match seat that held it.
+    last_scores: dict[int, Any] = {}
+    if last is not None and last.result:
+        for game_side, score in enumerate(last.result.get("scores", [])):
+            last_scores[side_of(match, last.match_seat(game_side))] = score
+    mapped = [
+        {**c, "seat": last.match_seat(c["seat"]) if last is not None else c["seat"]} for c in cantes or []
+    ]
     won = match.result.get("games_won", [0] * side_count)
     winners = set(match.result.get("winners", []))
+    difference = match.result.get("score_difference")  # a duplicate match's result
     return [
         {
             "names": [labels[i]["name"] for i in range(len(labels)) if (i % side_count) == side],
             "games_won": won[side] if side < len(won) else 0,
-            "score": last_scores[side] if side < len(last_scores) else None,
+            "score": last_scores.get(side),
+            "difference": difference[side] if difference and side < len(difference) else None,
             "winner": side in winners,
-            "cantes": [c for c in cantes or [] if side_of(match, c["seat"]) == side],
+            "cantes": [c for c in mapped if side_of(match, c["seat"]) == side],
         }
         for side in range(side_count)
     ]
@@ -192,19 +203,22 @@ def pocha_scoresheet(*, match: Match, replay: list[ReplayGame]) -> list[dict[str
     if match.game != Match.GameName.POCHA or not replay or not replay[-1].steps:
         return []
     hands = replay[-1].steps[-1].get("hands_played") or []
+    seat_map = replay[-1].seat_map
     totals = [0] * match.num_players
     rows = []
     for number, hand in enumerate(hands, start=1):
         cells = []
-        for seat in range(match.num_players):
+        for match_seat in range(match.num_players):
+            # the columns are the match's seats; the hands speak in game seats (rotated in duplicate)
+            seat = seat_map.index(match_seat) if seat_map else match_seat
             points = hand["scores"][seat]
-            totals[seat] += points
+            totals[match_seat] += points
             cells.append(
                 {
                     "bid": hand["bids"][seat],
                     "made": hand["tricks"][seat],
                     "points": points,
-                    "total": totals[seat],
+                    "total": totals[match_seat],
                 }
             )
         rows.append({"number": number, "cards": hand["cards"], "cells": cells})
@@ -308,9 +322,15 @@ def player_record(*, player: Player) -> dict[str, dict[str, int]]:
 
 @dataclass(frozen=True, slots=True)
 class ReplayGame:
+    """One game's replay. Its steps speak in game seats (hands, tricks, the acting seat, bids, cantes,
+    scores by game side); ``seat_map`` gives, for each game seat, the match seat that held it (a duplicate
+    match's later plays rotate the seats; None: the identity)."""
+
     number: int
     result: dict[str, Any] | None
     steps: list[dict[str, Any]]
+    board: int | None = None
+    seat_map: list[int] | None = None
 
 
 def match_replay(*, match: Match) -> list[ReplayGame]:
@@ -322,7 +342,7 @@ def match_replay(*, match: Match) -> list[ReplayGame]:
     if match.status != Match.Status.FINISHED or boards_sealed(match):  # other tables still play its boards
         return []
     # A finished match never changes: its replay is computed once per cache.
-    key = f"web:replay:v2:{match.pk}:{match.finished_at.isoformat() if match.finished_at else ''}"
+    key = f"web:replay:v3:{match.pk}:{match.finished_at.isoformat() if match.finished_at else ''}"
     cached = cache.get(key)
     if cached is not None:
         return list(cached)
@@ -347,9 +367,22 @@ def replay_index(replay: list[ReplayGame]) -> list[dict[str, Any]]:
                 "hands_total": game.steps[0]["hands_total"] if game.steps else 1,
                 "hands": hands,
                 "trick_ends": [i for i, step in enumerate(game.steps) if step["trick_end"]],
+                "board": game.board,
+                "seat_map": game.seat_map,
             }
         )
     return out
+
+
+def replay_whole(game: ReplayGame, *, names: list[str]) -> dict[str, Any]:
+    """The replay viewer's data for one game shown whole, in one page (a board's play: one deal), its seats
+    named by ``names`` (game seat -> who held it), not by the page's match."""
+    return {
+        "url": None,
+        "page": max(len(game.steps), 1),
+        "games": [{**replay_index([game])[0], "names": names}],
+        "first": game.steps,
+    }
 
 
 def replay_page(replay: list[ReplayGame], *, game: int, start: int) -> list[dict[str, Any]] | None:
@@ -366,26 +399,185 @@ def _replay(match: Match) -> list[ReplayGame]:
     for action in Action.objects.filter(match=match).order_by("ply").only("game_id", "ply", "seat", "code"):
         actions[action.game_id].append(action)
     rules = match_rules(match)
-    out = []
-    for game in games:
-        state = State.new(rules, dealer=game.dealer, seed=game.seed)
-        public = state.view(None)
-        steps = [_snapshot(state, public, None, tricks_before=0, hand_before=0)]
-        for action in actions[game.pk]:
-            state = state.apply(action.code)
-            after = state.view(None)
-            steps.append(
-                _snapshot(
-                    state,
-                    after,
-                    {"seat": action.seat, "code": action.code},
-                    tricks_before=len(public.tricks),
-                    hand_before=public.hand_number,
-                )
+    return [game_replay(game, rules, actions[game.pk]) for game in games]
+
+
+def game_replay(game: Game, rules: Rules, actions: list[Action]) -> ReplayGame:
+    """A finished game replayed from its seed: one step for the deal, then one per action (no query)."""
+    state = State.new(rules, dealer=game.dealer, seed=game.seed)
+    public = state.view(None)
+    steps = [_snapshot(state, public, None, tricks_before=0, hand_before=0)]
+    for action in actions:
+        state = state.apply(action.code)
+        after = state.view(None)
+        # The action's row keeps the match seat; the step speaks in the game's seats like the rest of it.
+        acted = {"seat": game.game_seat(action.seat), "code": action.code}
+        steps.append(
+            _snapshot(state, after, acted, tricks_before=len(public.tricks), hand_before=public.hand_number)
+        )
+        public = after
+    return ReplayGame(
+        number=game.number, result=game.result, steps=steps, board=game.board, seat_map=game.seat_map
+    )
+
+
+# -- boards: the plays of one deal side by side -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BoardHolder:
+    """Who held one game seat's cards in one play of a board, the cards dealt and the tricks won."""
+
+    seat: int  # the game seat: the same cards in every play of the board
+    match_seat: int
+    name: str
+    handle: str | None
+    hand: list[str]
+    tricks: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSide:
+    """One side's cards in one play (Tute 4: the pair of game seats 0+2 or 1+3): who held them, what they
+    scored, what the cards average (the luck figure, None until worked out) and ``versus``, the score
+    minus the average of every play of these cards on this board: what this play did better or worse."""
+
+    side: int
+    names: list[str]
+    score: int | None
+    expected: float | None
+    versus: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlay:
+    match_id: int
+    replay: ReplayGame
+    holders: list[BoardHolder]
+    sides: list[BoardSide]
+
+
+def board_plays(*, games: QuerySet[Game]) -> list[BoardPlay]:
+    """The finished plays of one board side by side: ``games`` are the games dealt from one deal (the
+    plays of a duplicate match's board, or the tables of a duplicate tournament that held the same
+    cards), each with who held which hand, the tricks, the score and the replay's steps.
+
+    Only games of finished matches are shown (docs/RULES.md 9: a deal is secret until its match is over);
+    a caller whose board is still being played elsewhere with these cards must wait until every play is
+    over. Three queries however many plays (games with their matches, the matches' seats, the actions of
+    the games whose replay is not cached); ValueError when the games are not dealt from one deal.
+    """
+    rows = list(
+        games.filter(status=Game.Status.FINISHED, match__status=Match.Status.FINISHED)
+        .select_related("match")
+        .defer("decks")
+        .prefetch_related(
+            Prefetch("match__seats", queryset=Seat.objects.select_related("player").order_by("index"))
+        )
+        .order_by("match_id", "number")
+    )
+    if len({(g.seed, g.dealer) for g in rows}) > 1:
+        raise ValueError("the games of a board are dealt from one seed and dealer")
+    replays = _game_replays(rows)
+    plays = []
+    for game in rows:
+        replay = replays[game.pk]
+        labels = seat_labels(game.match)
+        dealt, last = replay.steps[0], replay.steps[-1]
+        holders = [
+            BoardHolder(
+                seat=seat,
+                match_seat=game.match_seat(seat),
+                name=labels[game.match_seat(seat)]["name"],
+                handle=labels[game.match_seat(seat)]["handle"],
+                hand=list(cards),
+                tricks=last["tricks_won"][seat],
             )
-            public = after
-        out.append(ReplayGame(number=game.number, result=game.result, steps=steps))
+            for seat, cards in enumerate(dealt["hands"])
+        ]
+        scores = (game.result or {}).get("scores") or []
+        expected = (game.luck or {}).get("expected") or []
+        sides = [
+            BoardSide(
+                side=side,
+                names=[h.name for h in holders if side_of(game.match, h.seat) == side],
+                score=scores[side] if side < len(scores) else None,
+                expected=expected[side] if side < len(expected) else None,
+                versus=None,
+            )
+            for side in range(len(scores))
+        ]
+        plays.append(BoardPlay(match_id=game.match_id, replay=replay, holders=holders, sides=sides))
+    return _with_versus(plays)
+
+
+def _with_versus(plays: list[BoardPlay]) -> list[BoardPlay]:
+    """Each side's score against the average of every play of the same cards (of the same game side)."""
+    if len(plays) < 2:
+        return plays
+    width = max(len(p.sides) for p in plays)
+    averages = []
+    for side in range(width):
+        scores = [
+            p.sides[side].score for p in plays if side < len(p.sides) and p.sides[side].score is not None
+        ]
+        averages.append(sum(s for s in scores if s is not None) / len(scores) if scores else None)
+    out = []
+    for play in plays:
+        sides = [
+            BoardSide(
+                side=s.side,
+                names=s.names,
+                score=s.score,
+                expected=s.expected,
+                versus=None
+                if s.score is None or averages[s.side] is None
+                else round(s.score - (averages[s.side] or 0.0), 1),
+            )
+            for s in play.sides
+        ]
+        out.append(BoardPlay(match_id=play.match_id, replay=play.replay, holders=play.holders, sides=sides))
     return out
+
+
+def _game_replays(games: list[Game]) -> dict[int, ReplayGame]:
+    """Each finished game's replay, from the cache (one round trip) or replayed (one query for the actions
+    of the games not cached); a finished game never changes."""
+    keys = {game.pk: f"web:game-replay:v1:{game.pk}" for game in games}
+    cached = cache.get_many(list(keys.values()))
+    out = {pk: cached[key] for pk, key in keys.items() if key in cached}
+    missing = [game for game in games if game.pk not in out]
+    if missing:
+        actions: dict[int, list[Action]] = {game.pk: [] for game in missing}
+        rows = Action.objects.filter(game__in=[g.pk for g in missing]).order_by("game_id", "ply")
+        for action in rows.only("game_id", "ply", "seat", "code"):
+            actions[action.game_id].append(action)
+        fresh = {game.pk: game_replay(game, match_rules(game.match), actions[game.pk]) for game in missing}
+        cache.set_many({keys[pk]: replay for pk, replay in fresh.items()}, REPLAY_CACHE_SECONDS)
+        out.update(fresh)
+    return out
+
+
+def board_numbers(match: Match) -> list[int]:
+    """A duplicate match's boards with a game (prefetched games), in order."""
+    return sorted({g.board for g in match.games.all() if g.board is not None})
+
+
+def duplicate_board_summary(*, match: Match, board: int) -> list[dict[str, Any]]:
+    """The board's part of a duplicate match's result: each match side's names and its score difference
+    on this board (``board_differences`` of the result, docs/RULES.md)."""
+    differences = (match.result or {}).get("board_differences") or []
+    if board >= len(differences):
+        return []
+    labels = seat_labels(match)
+    side_count = 2 if match.game == Match.GameName.TUTE4 else match.num_players
+    return [
+        {
+            "names": [labels[i]["name"] for i in range(len(labels)) if side_of(match, i) == side],
+            "difference": differences[board][side],
+        }
+        for side in range(min(side_count, len(differences[board])))
+    ]
 
 
 def _snapshot(

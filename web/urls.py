@@ -12,6 +12,7 @@ urlpatterns = [
     path("leaderboards/<str:pool>/", views.leaderboard, name="leaderboard"),
     path("players/<slug:handle>/", views.player_detail, name="player"),
     path("matches/<int:match_id>/", views.match_detail, name="match"),
+    path("matches/<int:match_id>/boards/<int:board>/", views.match_board, name="match-board"),
     path("matches/<int:match_id>/events/", live.match_events, name="match-events"),
     path("matches/<int:match_id>/moments/", live.match_moments_json, name="match-moments"),
     path("matches/<int:match_id>/replay/", views.match_replay_steps, name="match-replay"),

@@ -21,8 +21,8 @@ from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.engine import RulesError
-from games.models import Match
-from games.selectors import context_of, match_view_for, tokens_of
+from games.models import Game, Match
+from games.selectors import boards_sealed, context_of, match_view_for, tokens_of
 from games.services import (
     SeatSpec,
     bot_create,
@@ -197,6 +197,40 @@ def match_replay_steps(request: HttpRequest, match_id: int) -> HttpResponse:
             {"code": "bad_page", "message": "No such game, or start is not a page's first step."}, status=400
         )
     return JsonResponse({"game": game, "start": start, "steps": steps})
+
+
+def match_board(request: HttpRequest, match_id: int, board: int) -> HttpResponse:
+    """A finished duplicate match's board: its plays side by side (who held which cards, the tricks, each
+    play's score and the difference) and each play's replay."""
+    match = selectors.match_page(match_id=match_id)
+    # Until the match is over, and every other table holding its boards too, the deals are secret.
+    if match is None or match.status != Match.Status.FINISHED or boards_sealed(match):
+        raise Http404
+    boards = selectors.board_numbers(match)
+    if board not in boards:
+        raise Http404
+    plays = selectors.board_plays(games=Game.objects.filter(match=match, board=board))
+    return render(
+        request,
+        "web/board.html",
+        {
+            "match": match,
+            "board": board,
+            "boards": boards,
+            "summary": selectors.duplicate_board_summary(match=match, board=board),
+            "plays": [
+                {
+                    "play": play,
+                    "number": n,
+                    "data_id": f"play-{n}-data",
+                    "prefix": f"p{n}-",
+                    "replay": selectors.replay_whole(play.replay, names=[h.name for h in play.holders]),
+                }
+                for n, play in enumerate(plays, start=1)
+            ],
+            "js_strings": js_strings(),
+        },
+    )
 
 
 @login_required

@@ -72,7 +72,7 @@ def play_out(match: Match, seed: int = 1, max_plies: int = 5000) -> Match:
         state = game_state(match=match, game=game)
         seat = state.current_player()
         assert seat is not None
-        player = seated[seat]
+        player = seated[game.match_seat(seat)]  # a duplicate match's later plays rotate the seats
         if player is None:
             applied = bot_turn_play(match_id=match.pk, ply=match.ply)
         else:

@@ -372,6 +372,85 @@ def test_a_long_replay_fetches_its_steps_a_page_at_a_time(page: Any, site: str) 
     assert page.locator("#r-hands .seat-hand .card").count() == 0  # every card played
 
 
+def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, site: str) -> None:
+    # given: a duplicate Tute 2 board between two people; its first play is over, so in the second the
+    # players have swapped hands (ben, match seat 1, holds game seat 0)
+    import random
+
+    from games.services import action_submit, challenge_accept
+    from games.states import game_state
+    from tests.factories import MatchFactory, current_game
+    from tests.web.conftest import person, play_out
+
+    ana, ben = person("ana"), person("ben")
+    by_seat = [ana, ben]
+    match = MatchFactory(
+        created_by=ana, game="tute2", seats=[ana, ben], format=Match.Format.DUPLICATE, format_target=1
+    )
+    if match.status == Match.Status.OPEN:
+        challenge_accept(match_id=match.pk, player=ben)
+    rng = random.Random(7)
+    while True:
+        match.refresh_from_db()
+        game = current_game(match)
+        assert game is not None
+        if game.number == 1:
+            break
+        state = game_state(match=match, game=game)
+        seat = state.current_player()
+        assert seat is not None
+        code = rng.choice(state.legal_actions())
+        action_submit(match_id=match.pk, player=by_seat[game.match_seat(seat)], code=code, ply=match.ply)
+    assert game.seat_map == [1, 0]
+
+    # when: a spectator watches, and the seat to act plays a card
+    page.goto(f"{site}/matches/{match.pk}/")
+    page.wait_for_selector("#seats-panel .seat-box .facts:not(:empty)")
+    state = game_state(match=match, game=game)
+    seat = state.current_player()
+    assert seat is not None and state.view(None).dealer is not None
+    dealer_box = f"#seat-{game.match_seat(state.view(None).dealer)} .marks"
+    assert page.locator(dealer_box).inner_text().startswith("D")
+    mover = game.match_seat(seat)
+    code = next(c for c in state.legal_actions() if c.startswith("play:"))
+    action_submit(match_id=match.pk, player=by_seat[mover], code=code, ply=match.ply)
+    card = code.removeprefix("play:")
+    page.wait_for_selector(f'#trick .card[data-code="{card}"]', timeout=10_000)
+
+    # then: the card is labelled with the name of the person who played it, in their box's place
+    names = ["ana", "ben"]
+    played = page.locator("#trick .played", has=page.locator(f'.card[data-code="{card}"]'))
+    assert played.locator(".who").inner_text() == names[mover]
+    # and: each box counts the cards of the hand its person holds now
+    assert "cards: 7" in page.locator(f"#seat-{mover} .facts").inner_text()
+    assert "cards: 8" in page.locator(f"#seat-{1 - mover} .facts").inner_text()
+    assert page.locator("#turn").inner_text() == f"Waiting for {names[1 - mover]}"
+
+    # when: the board is played out and the finished page replays the second play
+    play_out(match, seed=8)
+    page.goto(f"{site}/matches/{match.pk}/")
+    assert_fits_and_accessible(page, "duplicate match")
+    page.select_option("#replay-game", index=1)
+    page.click("#next-step")
+    # then: its hands are named by who held them (game seat 0: ben), and so is the first move
+    assert page.locator("#r-hands .seat-hand .name").first.inner_text().startswith("ben")
+    assert page.locator("#r-action").inner_text().startswith(names[mover])
+
+    # when: the board's page is opened from the result's list of boards
+    page.click(f'#boards a[href="/matches/{match.pk}/boards/0/"]')
+    page.wait_for_selector("#plays .play")
+    # then: both plays side by side, who held the cards named in each, each play replayable
+    assert page.locator("#plays .play").count() == 2
+    assert page.locator("#play-1 .holder .name").first.inner_text() == "ana"
+    assert page.locator("#play-2 .holder .name").first.inner_text() == "ben"
+    assert page.locator("#p2-step-label").inner_text() == page.locator("#p1-step-label").inner_text()
+    page.click("#p2-next-step")
+    assert page.locator("#p2-r-action").inner_text().startswith(names[mover])
+    assert page.locator("#p1-r-action").inner_text() == "The deal"
+    assert page.locator("#p2-r-hands .seat-hand .name").first.inner_text().startswith("ben")
+    assert_fits_and_accessible(page, "board")
+
+
 def start_against_bots(page: Any, site: str, game: str, **fields: str) -> Match:
     page.goto(f"{site}/play/")
     page.select_option("#id_game", game)

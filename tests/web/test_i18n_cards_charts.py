@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from web.cards import action_label, card_name
-from web.charts import rating_chart
+from web.charts import rating_chart, skill_chart
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +69,29 @@ def test_the_rating_chart_scales_the_history_into_the_box() -> None:
     assert [t.label for t in chart.x_ticks] == ["2026-11-01", "2026-11-02", "2026-11-03"]
     assert [t.anchor for t in chart.x_ticks] == ["middle", "middle", "end"]  # the last label ends at the edge
     assert rating_chart([]) is None
+
+
+def test_the_skill_chart_puts_each_game_against_zero_and_draws_the_running_average() -> None:
+    day = datetime(2026, 3, 1, tzinfo=UTC)
+    rows = [
+        {"finished_at": day.replace(day=d), "skill": skill, "match": d}
+        for d, skill in ((1, 10.0), (2, -20.0), (3, 4.0))
+    ]
+
+    chart = skill_chart(rows)
+
+    assert chart is not None and skill_chart([]) is None
+    # then: a game above zero is drawn above the zero line, one below under it, oldest on the left
+    assert [p.skill for p in chart.points] == [10.0, -20.0, 4.0]
+    assert chart.points[0].y < chart.zero < chart.points[1].y
+    assert [p.x for p in chart.points] == sorted(p.x for p in chart.points)
+    assert chart.top <= min(p.y for p in chart.points) and max(p.y for p in chart.points) <= chart.bottom
+    # and: the line is the average so far: 10, -5, -2
+    averages = [float(xy.split(",")[1]) for xy in chart.average.split()]
+    assert averages[0] == chart.points[0].y and chart.latest == -2.0
+    assert averages[1] > chart.zero > averages[0]  # -5 is below zero (greater y)
+    assert [t.label for t in chart.x_ticks] == ["2026-03-01", "2026-03-02", "2026-03-03"]
+    assert "0" in [t.label for t in chart.y_ticks]
 
 
 def test_collectstatic_gathers_the_sites_files(tmp_path: Path) -> None:

@@ -115,11 +115,44 @@ def test_the_player_page_shows_skill_against_the_cards(client: Client) -> None:
     html = client.get(f"/players/{alice.handle}/").content.decode()
     skill = round(game.result["scores"][0] - luck["expected"][0], 1)
     assert 'id="skill"' in html and f"{skill} a game on average" in html
+    chart = re.search(r'<svg class="chart" id="skill-chart-tute2".*?</svg>', html, re.S)
+    assert chart is not None and chart.group(0).count("<circle") == 1
+    assert "Skill over time, Tute 2" in chart.group(0)
     spanish = client.get(f"/players/{alice.handle}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
     assert (
         f"{str(skill).replace('.', ',')} por partida de media" in spanish
         or f"{skill} por partida de media" in spanish
     )
+
+
+def test_the_skill_chart_follows_the_games_in_a_bounded_number_of_queries(
+    client: Client, django_assert_max_num_queries: Any
+) -> None:
+    # given: three finished games of alice with their luck figures
+    alice = person("v-chart")
+    skills = []
+    for seed in (7, 8, 9):
+        game = Game.objects.get(match=play_out(bot_match("tute2", alice), seed=seed))
+        luck = game_luck_compute(game_id=game.pk)
+        assert luck is not None and game.result is not None
+        skills.append(round(game.result["scores"][0] - luck["expected"][0], 1))
+
+    # when: her page is read (the page's nine queries, and the skill's seats)
+    with django_assert_max_num_queries(10):
+        html = client.get(f"/players/{alice.handle}/").content.decode()
+
+    # then: one dot per game, oldest first, and the running average's line
+    chart = re.search(r'<svg class="chart" id="skill-chart-tute2".*?</svg>', html, re.S)
+    assert chart is not None
+    dots = re.findall(
+        r'<circle [^>]*class="dot (up|down)"><title>[^<]* ([-+]?[0-9.]+)</title>', chart.group(0)
+    )
+    assert [float(value) for _, value in dots] == skills
+    assert [kind for kind, _ in dots] == ["up" if s >= 0 else "down" for s in skills]
+    assert len(re.search(r'<polyline points="([^"]+)"', chart.group(0)).group(1).split()) == 3  # type: ignore[union-attr]
+    # and: in Spanish
+    spanish = client.get(f"/players/{alice.handle}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Habilidad a lo largo del tiempo, Tute 2" in spanish
 
 
 def test_the_play_form_takes_a_client_seed(client: Client) -> None:

@@ -89,6 +89,21 @@
     return (seats[i] && seats[i].name) || fmt(S.seat_n, { n: i + 1 });
   }
 
+  // A game's view speaks in game seats; the page's names and boxes are the match's seats. A duplicate
+  // match's later plays of a board rotate them: seat_map[g] is the match seat holding game seat g.
+  function matchSeat(map, g) {
+    return map && map[g] !== undefined ? map[g] : g;
+  }
+
+  function gameSeat(map, m) {
+    var g = map ? map.indexOf(m) : -1;
+    return g < 0 ? m : g;
+  }
+
+  function holderName(map, g) {
+    return seatName(matchSeat(map, g));
+  }
+
   function sideOf(i) {
     return game === "tute4" ? i % 2 : i;
   }
@@ -128,7 +143,7 @@
     }
   }
 
-  function trickBox(container, title, trick, last) {
+  function trickBox(container, title, trick, last, nameOf) {
     container.textContent = "";
     var cards = trick && trick.length ? trick : last ? last.cards : [];
     title.textContent = trick && trick.length ? S.table : last ? S.last_trick : S.table;
@@ -136,7 +151,7 @@
       var slot = el("div", "played");
       var winner = !(trick && trick.length) && last && last.winner === pair[0];
       slot.appendChild(cardEl(pair[1], "span", winner ? "winner" : !(trick && trick.length) ? "dim" : ""));
-      slot.appendChild(el("div", "who", seatName(pair[0])));
+      slot.appendChild(el("div", "who", nameOf(pair[0])));
       container.appendChild(slot);
     });
   }
@@ -204,26 +219,28 @@
     var drawSeats = function (d) {
       var v = d.view;
       for (var i = 0; i < v.players; i++) {
+        // the box of match seat i shows the game seat it holds in this game
         var box = document.getElementById("seat-" + i);
         if (!box) continue;
+        var g = gameSeat(d.seat_map, i);
         box.classList.toggle("to-act", d.to_act === i);
-        box.querySelector(".facts").textContent = seatFacts(v, i);
+        box.querySelector(".facts").textContent = seatFacts(v, g);
         var marks = box.querySelector(".marks");
         marks.textContent = "";
-        if (v.dealer === i) {
+        if (v.dealer === g) {
           var dm = el("span", "mark", S.dealer_mark);
           dm.title = S.dealer;
           marks.appendChild(dm);
         }
-        if (v.mano === i) {
+        if (v.mano === g) {
           var mm = el("span", "mark", S.mano_mark);
           mm.title = S.mano;
           marks.appendChild(mm);
         }
         var known = box.querySelector(".known");
         known.textContent = "";
-        if (v.known && v.known[i] && v.known[i].length && d.seat !== i) {
-          v.known[i].forEach(function (c) {
+        if (v.known && v.known[g] && v.known[g].length && d.seat !== i) {
+          v.known[g].forEach(function (c) {
             known.appendChild(cardEl(c, "span", "tiny"));
           });
         }
@@ -253,15 +270,15 @@
       if (showing) {
         var finished = showing.winner !== null && showing.winner !== undefined;
         showing.cards.forEach(function (pair) {
-          var seat = seats[pair[0]] || {};
+          var seat = seats[matchSeat(d.seat_map, pair[0])] || {};
           var slot = el("div", "played at-" + (seat.position || "top"));
           var won = finished && showing.winner === pair[0];
           slot.appendChild(cardEl(pair[1], "span", won ? "winner" : finished && !justWon ? "dim" : ""));
-          slot.appendChild(el("div", "who", seatName(pair[0])));
+          slot.appendChild(el("div", "who", holderName(d.seat_map, pair[0])));
           trick.appendChild(slot);
         });
         if (finished) {
-          var text = fmt(justWon ? S.won_trick : S.last_trick_won, { name: seatName(showing.winner), points: showing.points });
+          var text = fmt(justWon ? S.won_trick : S.last_trick_won, { name: holderName(d.seat_map, showing.winner), points: showing.points });
           var lastOfHand = v.hand_sizes && v.hand_sizes.every(function (n) { return n === 0; });
           if (justWon && lastOfHand && game !== "pocha") text += " · " + S.diez_ultimas;
           note.textContent = text;
@@ -346,16 +363,16 @@
       log.textContent = "";
       (v.cantes || []).forEach(function (c) {
         log.appendChild(
-          el("div", "event", fmt(S.sang, { name: seatName(c.seat), points: c.points, suit: c.suit === "tute" ? "tute" : S.suits[c.suit] }))
+          el("div", "event", fmt(S.sang, { name: holderName(d.seat_map, c.seat), points: c.points, suit: c.suit === "tute" ? "tute" : S.suits[c.suit] }))
         );
       });
       (v.exchanges || []).forEach(function (x) {
-        log.appendChild(el("div", "event", fmt(S.swapped, { name: seatName(x.seat), gave: cardName(x.gave), took: cardName(x.took) })));
+        log.appendChild(el("div", "event", fmt(S.swapped, { name: holderName(d.seat_map, x.seat), gave: cardName(x.gave), took: cardName(x.took) })));
       });
-      drawScoresheet(v);
+      drawScoresheet(v, d.seat_map);
     };
 
-    var drawScoresheet = function (v) {
+    var drawScoresheet = function (v, map) {
       var box = document.getElementById("scoresheet");
       if (!box || game !== "pocha" || !v.hands_played || !v.hands_played.length) return;
       box.textContent = "";
@@ -363,7 +380,7 @@
       var table = el("table", "list scoresheet");
       var head = el("tr");
       head.appendChild(el("th", null, S.hand_col));
-      for (var i = 0; i < v.players; i++) head.appendChild(el("th", null, seatName(i)));
+      for (var i = 0; i < v.players; i++) head.appendChild(el("th", null, holderName(map, i)));
       var thead = el("thead");
       thead.appendChild(head);
       table.appendChild(thead);
@@ -476,7 +493,7 @@
         if (a.code.indexOf("sing:") === 0) notice(said, false);
         if (justWon) {
           var last = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
-          if (last) said += ". " + fmt(S.won_trick, { name: last.winner === d.seat ? S.you_cap : seatName(last.winner), points: last.points });
+          if (last) said += ". " + fmt(S.won_trick, { name: matchSeat(d.seat_map, last.winner) === d.seat ? S.you_cap : holderName(d.seat_map, last.winner), points: last.points });
         }
         if (d.to_act === d.seat && d.seat !== null && d.legal) said += ". " + S.your_turn;
         announce(said);
@@ -684,13 +701,23 @@
 
   /* ---------------------------------------------------------------- replay viewer */
 
-  var replayRoot = document.getElementById("replay");
-  var replay = data("replay-data");
-  if (replayRoot && replay && replay.games.length) {
+  // One viewer per .replayer element (the match page has one; a board's page one per play), each over
+  // the replay of its json_script (data-replay): {url, page, games: [index of each game], first: the
+  // first game's first page of steps}. A long Pocha has thousands of steps: the viewer asks `url` for the
+  // other pages as it moves (a board's play comes whole, url null). The arrow keys step the viewer last
+  // used.
+  var viewers = [];
+  var activeViewer = null;
+
+  function replayViewer(root, replay) {
     var gameIndex = 0;
     var step = 0;
-    var range = document.getElementById("step-range");
-    // The steps come a page at a time from the server (a long Pocha has thousands): pages[game][start].
+    var part = function (cls) {
+      return root.querySelector("." + cls);
+    };
+    var range = part("step-range");
+    var handSelect = part("replay-hand");
+    // pages[game][start]: the steps from `start`, as they arrive.
     var pages = replay.games.map(function () {
       return {};
     });
@@ -709,7 +736,7 @@
     };
     var load = function (g, start) {
       var key = g + ":" + start;
-      if (fetching[key] || pages[g][start]) return;
+      if (!replay.url || fetching[key] || pages[g][start]) return;
       fetching[key] = true;
       fetch(replay.url + "?game=" + g + "&start=" + start, { headers: { Accept: "application/json" } })
         .then(function (r) {
@@ -722,7 +749,7 @@
           draw();
         })
         .catch(function () {
-          document.getElementById("step-label").textContent = S.connection;
+          part("step-label").textContent = S.connection;
           window.setTimeout(function () {
             delete fetching[key];
             draw();
@@ -730,7 +757,6 @@
         });
     };
 
-    var handSelect = document.getElementById("replay-hand");
     var fillHands = function () {
       // Pocha: a jump to the start of each hand.
       handSelect.textContent = "";
@@ -739,15 +765,18 @@
         o.value = String(h[1]);
         handSelect.appendChild(o);
       });
-      document.getElementById("replay-hand-label").hidden = handSelect.options.length < 2;
+      part("replay-hand-label").hidden = handSelect.options.length < 2;
     };
-    handSelect.addEventListener("change", function () {
-      step = parseInt(handSelect.value, 10) || 0;
-      draw();
-    });
 
     var draw = function () {
-      var total = meta().steps;
+      var shown = meta();
+      var total = shown.steps;
+      var map = shown.seat_map || null;
+      // every seat in a step is a game seat: its name is the match seat's that held it in this game (or
+      // the game's own names, for plays of a board from several matches)
+      var nameOf = function (g) {
+        return shown.names ? shown.names[g] : holderName(map, g);
+      };
       var s = stepAt(step);
       for (var h = handSelect.options.length - 1; h >= 0; h--) {
         if (parseInt(handSelect.options[h].value, 10) <= step) {
@@ -758,26 +787,25 @@
       range.max = total - 1;
       range.value = step;
       if (!s) {
-        document.getElementById("step-label").textContent = S.loading;
+        part("step-label").textContent = S.loading;
         load(gameIndex, pageOf(step));
         return;
       }
-      document.getElementById("step-label").textContent =
-        step === 0 ? S.deal : fmt(S.step, { n: step, total: total - 1 });
+      part("step-label").textContent = step === 0 ? S.deal : fmt(S.step, { n: step, total: total - 1 });
       // The next page before the viewer reaches it.
       var next = pageOf(step) + replay.page;
       if (next < total && step - pageOf(step) >= replay.page / 2) load(gameIndex, next);
-      infoBox(document.getElementById("r-info"), s);
-      var info = document.getElementById("r-info");
+      var info = part("r-info");
+      infoBox(info, s);
       if (s.scores && s.scores.length) info.appendChild(el("div", "scores", S.score + ": " + s.scores.join(" · ")));
-      trickBox(document.getElementById("r-trick"), document.getElementById("r-table-title"), s.trick, s.trick_end || !s.trick.length ? s.last_trick : null);
-      var actionText = s.action ? fmt(S.played, { name: seatName(s.action.seat), action: actionLabel(s.action.code) }) : S.deal;
-      document.getElementById("r-action").textContent = actionText;
-      var hands = document.getElementById("r-hands");
+      trickBox(part("r-trick"), part("r-table-title"), s.trick, s.trick_end || !s.trick.length ? s.last_trick : null, nameOf);
+      part("r-action").textContent = s.action ? fmt(S.played, { name: nameOf(s.action.seat), action: actionLabel(s.action.code) }) : S.deal;
+      var hands = part("r-hands");
       hands.textContent = "";
       s.hands.forEach(function (cards, i) {
         var row = el("div", "seat-hand" + (s.action && s.action.seat === i ? " acted" : ""));
-        var head = el("div", "name", seatName(i));
+        row.dataset.seat = String(matchSeat(map, i));
+        var head = el("div", "name", nameOf(i));
         var facts = " · " + S.tricks + ": " + s.tricks_won[i];
         if (s.bids && s.bids[i] !== null && s.bids[i] !== undefined) facts += " · " + S.bids + ": " + s.bids[i];
         head.appendChild(el("small", null, facts));
@@ -813,15 +841,25 @@
       draw();
     };
 
-    replayRoot.addEventListener("click", function (ev) {
+    var viewer = { go: go, root: root };
+    var use = function () {
+      activeViewer = viewer;
+    };
+    root.addEventListener("click", function (ev) {
+      use();
       var b = ev.target.closest("[data-go]");
       if (b) go(b.dataset.go);
+    });
+    root.addEventListener("focusin", use);
+    handSelect.addEventListener("change", function () {
+      step = parseInt(handSelect.value, 10) || 0;
+      draw();
     });
     range.addEventListener("input", function () {
       step = parseInt(range.value, 10) || 0;
       draw();
     });
-    var select = document.getElementById("replay-game");
+    var select = part("replay-game");
     if (select) {
       select.addEventListener("change", function () {
         gameIndex = parseInt(select.value, 10) || 0;
@@ -830,12 +868,21 @@
         draw();
       });
     }
-    document.addEventListener("keydown", function (ev) {
-      if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
-      if (ev.key === "ArrowRight") go(ev.shiftKey ? "next-trick" : "next");
-      if (ev.key === "ArrowLeft") go(ev.shiftKey ? "prev-trick" : "prev");
-    });
     fillHands();
     draw();
+    return viewer;
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll(".replayer[data-replay]"), function (root) {
+    var replay = data(root.dataset.replay);
+    if (replay && replay.games && replay.games.length) viewers.push(replayViewer(root, replay));
+  });
+  if (viewers.length) {
+    activeViewer = viewers[0];
+    document.addEventListener("keydown", function (ev) {
+      if (ev.target && /INPUT|SELECT|TEXTAREA/.test(ev.target.tagName)) return;
+      if (ev.key === "ArrowRight") activeViewer.go(ev.shiftKey ? "next-trick" : "next");
+      if (ev.key === "ArrowLeft") activeViewer.go(ev.shiftKey ? "prev-trick" : "prev");
+    });
   }
 })();
