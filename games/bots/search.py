@@ -60,7 +60,9 @@ class Budget:
     solve_cards: int = 16
     solve_nodes: int = 20000
     horizon: int = 0  # Tute: tricks a playout plays before the position is scored (0: to the end)
-    prior: float = 0.0  # points of value given to the rule bot's choice (a guide where samples are few)
+    #: Tute: points of value given to the rule bot's choice, so the playouts overturn it only by more
+    #: than their noise and bias (Pocha: none, the playouts are the stronger there).
+    prior: float = 6.0
     #: The rule bot's choice stands unless another action beats it on the same deals by this many
     #: standard errors of their paired differences (0: off): the samples' noise does not overturn it.
     confidence: float = 0.0
@@ -113,7 +115,8 @@ class SearchBot:
 
             return rule_choose(view, legal, rng)
         guide = None
-        if budget.prior or budget.confidence:
+        if (budget.prior or budget.confidence) and view.game != "pocha":
+            # Tute only: in Pocha the playouts are clearly stronger than the rule bot (docs/PERFORMANCE.md)
             from .rule import choose as rule_choose
 
             guide_rng = random.Random(rng.random())
