@@ -21,7 +21,7 @@ from games.models import ApiToken, Player
 from games.services import SeatSpec, match_create
 from games.tokens import token_digest
 from tests.factories import BotPlayerFactory, PlayerFactory, token_for
-from tournaments.services import Settings, club_create, tournament_create
+from tournaments.services import Settings, club_create, entrant_bot_fill, tournament_create, tournament_start
 
 #: Examples per operation: with about 60 operations, well over 1,000 cases a run.
 EXAMPLES = 25
@@ -46,6 +46,16 @@ def api_world(transactional_db: None, settings: Any) -> dict[str, Any]:
     tournament_create(
         club=club, by=person, settings=Settings(name="Fuzz", game="tute2", format="round_robin")
     )
+    # a duplicate tournament under way: its boards and score sheets (and the games boards) to find
+    duplicate = tournament_create(
+        club=club,
+        by=person,
+        settings=Settings(
+            name="Fuzz duplicate", game="tute2", format="round_robin", match_format="duplicate"
+        ),
+    )
+    entrant_bot_fill(tournament_id=duplicate.pk, by=person, level="random", count=4)
+    tournament_start(tournament_id=duplicate.pk, by=person)
     return {"person": person, "token": token_for(person)}
 
 

@@ -16,8 +16,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Match
+from tournaments.errors import TournamentBoardNotFound
 from tournaments.models import Tournament
-from tournaments.selectors import club_by_slug, club_members, clubs_list, tournament_detail, tournaments_list
+from tournaments.selectors import (
+    club_by_slug,
+    club_members,
+    clubs_list,
+    tournament_board_sheet,
+    tournament_boards,
+    tournament_detail,
+    tournaments_list,
+)
 from tournaments.services import (
     check_in,
     club_create,
@@ -82,6 +91,30 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
     return _render_tournament(request, tournament)
 
 
+def tournament_board(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
+    """A duplicate tournament's board: its travelling score sheet (every table's result on the same cards,
+    with matchpoints), shown once every table has played it."""
+    tournament = _tournament_or_404(tournament_id)
+    try:
+        sheet = tournament_board_sheet(tournament=tournament, number=number)
+    except TournamentBoardNotFound:
+        raise Http404 from None
+    hands = max((len(line["holdings"]) for line in sheet["lines"]), default=0)
+    return render(
+        request,
+        "web/tournament_board.html",
+        {
+            "tournament": tournament,
+            "sheet": sheet,
+            "hands": range(hands),
+            "previous": number - 1 if number > 1 else None,
+            "next": number + 1
+            if tournament_boards(tournament=tournament).filter(number=number + 1).exists()
+            else None,
+        },
+    )
+
+
 def _render_tournament(request: HttpRequest, tournament: Tournament, **forms: Any) -> HttpResponse:
     me = request_player(request)
     page = selectors.tournament_page(tournament=tournament)
@@ -100,6 +133,7 @@ def _render_tournament(request: HttpRequest, tournament: Tournament, **forms: An
             "check_in_open": selectors.check_in_open(tournament=tournament),
             "corrections": selectors.tournament_corrections(tournament=tournament) if organiser else [],
             "taking_entries": tournament.status == Tournament.Status.REGISTRATION,
+            "boards": list(tournament_boards(tournament=tournament)),
             "bracket": (
                 selectors.bracket_columns(bracket=page.bracket, games_match=page.games_match)
                 if page.bracket is not None

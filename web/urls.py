@@ -32,6 +32,9 @@ urlpatterns = [
     path("tournaments/", tv.tournament_list, name="tournaments"),
     path("tournaments/new/", tv.tournament_new, name="tournament-new"),
     path("tournaments/<int:tournament_id>/", tv.tournament_page, name="tournament"),
+    path(
+        "tournaments/<int:tournament_id>/boards/<int:number>/", tv.tournament_board, name="tournament-board"
+    ),
     path("tournaments/<int:tournament_id>/register/", tv.tournament_register, name="tournament-register"),
     path("tournaments/<int:tournament_id>/check-in/", tv.tournament_check_in, name="tournament-check-in"),
     path("tournaments/<int:tournament_id>/invite/", tv.tournament_invite, name="tournament-invite"),

@@ -12,7 +12,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game, Match, Player
-from tests.tournaments.conftest import entrants_in, play_out, refreshed, run_to_end
+from tests.tournaments.conftest import advance, entrants_in, play_out, refreshed, run_to_end
 from tournaments.errors import InvalidTournament
 from tournaments.models import Tournament, TournamentBoard, TournamentMatch
 from tournaments.selectors import standings_table
@@ -244,3 +244,44 @@ def test_the_api_creates_a_duplicate_tournament(
     refused = api.post("/api/v1/tournaments/", {**body, "format": "double_elim"}, format="json")
     assert refused.status_code == 400 and refused.json()["code"] == "invalid_tournament"
     assert Tournament.objects.count() == 1
+
+
+def test_people_and_house_bots_play_a_duplicate_swiss_to_the_end(
+    make_tournament: Callable[..., Tournament], organiser: Player, enter: Callable[..., list[object]]
+) -> None:
+    import random
+
+    from games.models import Seat
+    from tests.games.conftest import play_to_end
+    from tournaments.services import match_result_record
+
+    # given: two people and two house bots in a one-round duplicate Swiss of Tute 2, two boards
+    t = make_tournament(format="swiss", swiss_rounds=1, match_format="duplicate", match_target=2, rated=True)
+    people = enter(t, 2)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+
+    # when: every table is played out (the people by their legal moves through the services)
+    rows = list(TournamentMatch.objects.filter(tournament=t, kind="match"))
+    assert len(rows) == 2
+    for tm in rows:
+        assert tm.match_id is not None
+        play_to_end(tm.match_id, random.Random(tm.pk))
+        match_result_record(match_id=tm.match_id)
+
+    advance(t)  # what the tournaments.advance task does once the round is complete
+
+    # then: both tables played both boards, the people's own seats in the records; scored as defined
+    t = refreshed(t)
+    assert t.status == Tournament.Status.FINISHED
+    want = expected_points(t, 1)
+    for tm in TournamentMatch.objects.filter(tournament=t, kind="match"):
+        assert points_of(tm.points or []) == tuple(want[tm.pk])
+    handles = {e.player.handle for e in people}  # type: ignore[attr-defined]
+    seated = set(
+        Seat.objects.filter(match__tournament_match__tournament=t, player__isnull=False).values_list(
+            "player__handle", flat=True
+        )
+    )
+    assert seated == handles
+    assert [r["entrant"] for r in t.final_standings] and len(t.final_standings) == 4

@@ -211,3 +211,60 @@ def test_a_duplicate_round_robin_of_house_bots_is_played_to_the_end_by_the_worke
     # two house-bot levels meet in some matches: those change the levels' ratings, once per match
     changes = RatingChange.objects.filter(match__in=matches)
     assert changes.values("match", "subject").distinct().count() == changes.count() > 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_person_plays_a_duplicate_swiss_with_house_bots_through_the_api_and_the_worker(
+    worker: Worker, organiser: Player, make_tournament: Callable[..., Tournament]
+) -> None:
+    import random
+    import time
+
+    from django.contrib.auth.models import User
+    from rest_framework.test import APIClient
+
+    from games.services import player_for_user, token_create
+    from tournaments.services import register
+
+    # given: a person and three house bots in a one-round duplicate Swiss of Tute 2 on two boards
+    t = make_tournament(format="swiss", swiss_rounds=1, match_format="duplicate", match_target=2, rated=False)
+    user = User.objects.create_user(username="dup-person")
+    person = player_for_user(user=user)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_create(user=user)}")
+    register(tournament_id=t.pk, player=person)
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="rule", count=3)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    mine = TournamentMatch.objects.get(tournament=t, slots__entrant__player=person)
+    assert mine.match_id is not None
+
+    # when: the person plays every turn of its match through the API; the worker does the rest
+    rng = random.Random(9)
+    deadline = time.monotonic() + TOURNAMENT_TIMEOUT
+    while True:
+        view = client.get(f"/api/v1/matches/{mine.match_id}/view/").json()
+        if view["status"] != "in_progress":
+            break
+        if view["legal"]:
+            answer = client.post(
+                f"/api/v1/matches/{mine.match_id}/actions/",
+                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
+                format="json",
+            )
+            assert answer.status_code == 200, answer.content
+            continue
+        assert time.monotonic() < deadline, f"stalled at ply {view['ply']}\n{worker.log_tail()}"
+        time.sleep(0.03)
+
+    # then: the tournament finishes; both tables played both boards; the score sheets are out
+    wait_for(
+        "the tournament to finish", finished(t), timeout=TOURNAMENT_TIMEOUT, interval=0.5, log=worker.log_tail
+    )
+    t = refreshed(t)
+    assert_played_to_the_end(t, 4)
+    for number in (1, 2):
+        sheet = client.get(f"/api/v1/tournaments/{t.pk}/boards/{number}/").json()
+        assert sheet["revealed"] is True and len(sheet["lines"]) == 4
+        assert sum(h["matchpoints"] for line in sheet["lines"] for h in line["holdings"]) == 16
+    record = client.get(f"/api/v1/matches/{mine.match_id}/record/")
+    assert record.status_code == 200 and len(record.json()["games"]) == 4

@@ -1,0 +1,50 @@
+"""A duplicate tournament's boards on the website: listed on the tournament page, each with its travelling
+score sheet (every table's result on the same cards, matchpoints), in English and Spanish."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tests.tournaments.conftest import run_to_end
+from tests.web.conftest import person
+from tests.web.test_spanish import english_left
+from tournaments.models import Tournament, TournamentBoard
+from tournaments.services import Settings, club_create, entrant_bot_fill, tournament_create, tournament_start
+
+pytestmark = pytest.mark.django_db
+
+
+def duplicate_tournament() -> Tournament:
+    ana = person("ana")
+    club = club_create(name="Peña", slug="pena", by=ana)
+    t = tournament_create(
+        club=club,
+        by=ana,
+        settings=Settings(
+            name="Duplicado", game="tute2", format="round_robin", match_format="duplicate", match_target=1
+        ),
+    )
+    entrant_bot_fill(tournament_id=t.pk, by=ana, level="rule", count=2)
+    entrant_bot_fill(tournament_id=t.pk, by=ana, level="random", count=2)
+    return tournament_start(tournament_id=t.pk, by=ana)
+
+
+def test_the_score_sheet_of_a_board_is_shown_once_every_table_has_played_it(client: Client) -> None:
+    t = duplicate_tournament()
+    page = client.get(f"/tournaments/{t.pk}/").content.decode()
+    assert 'id="boards"' in page and f"/tournaments/{t.pk}/boards/1/" in page and "matchpoints" in page
+    sealed = client.get(f"/tournaments/{t.pk}/boards/1/").content.decode()
+    assert "0 plays finished so far" in sealed and "score-sheet" not in sealed
+    assert TournamentBoard.objects.get(tournament=t, number=1).board.seed_sha256 in sealed
+
+    run_to_end(t, lambda tm: None)
+    sheet = client.get(f"/tournaments/{t.pk}/boards/1/").content.decode()
+    assert 'class="list score-sheet"' in sheet
+    assert sheet.count("R1.B") == 4  # two tables, each playing the board twice
+    assert "MP)" in sheet and "Board 2" in sheet  # the next board's link
+    spanish = client.get(f"/tournaments/{t.pk}/boards/1/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Mano 1" in spanish and "puntos de match" in spanish
+    assert english_left(spanish) == []
+    assert english_left(client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()) == []
+    assert client.get(f"/tournaments/{t.pk}/boards/9/").status_code == 404
