@@ -417,6 +417,21 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, sit
     assert page.locator("#p1-r-action").inner_text() == "The deal"
     assert page.locator("#p2-r-hands .seat-hand .name").first.inner_text().startswith("ben")
     assert_fits_and_accessible(page, "board")
+    # and: on a phone the plays stack, nothing scrolls sideways
+    for tab in _tab(page.context.browser, PHONE):
+        tab.goto(f"{site}/matches/{match.pk}/boards/0/")
+        assert_fits_and_accessible(tab, "board (phone)")
+
+    # when: the worker has worked out what the cards average, and ana's page is opened
+    from games.models import Game
+    from games.services.luck import game_luck_compute
+
+    for game_id in Game.objects.filter(match=match).values_list("pk", flat=True):
+        assert game_luck_compute(game_id=game_id) is not None
+    page.goto(f"{site}/players/ana/")
+    # then: her skill over time is drawn, a dot a game, and the page passes axe
+    assert page.locator("#skill-chart-tute2 circle.dot").count() == 2
+    assert_fits_and_accessible(page, "player with skill chart")
 
 
 def start_against_bots(page: Any, site: str, game: str, **fields: str) -> Match:
