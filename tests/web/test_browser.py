@@ -379,6 +379,7 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, sit
     assert seat is not None and state.view(None).dealer is not None
     dealer_box = f"#seat-{game.match_seat(state.view(None).dealer)} .marks"
     assert page.locator(dealer_box).inner_text().startswith("D")
+    assert page.locator("#info .boardno").inner_text().startswith("Board 1")
     mover = game.match_seat(seat)
     code = next(c for c in state.legal_actions() if c.startswith("play:"))
     action_submit(match_id=match.pk, player=by_seat[mover], code=code, ply=match.ply)
