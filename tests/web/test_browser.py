@@ -340,7 +340,9 @@ def test_a_spectator_sees_the_moves_without_reloading(page: Any, site: str) -> N
     assert page.locator("#turn").inner_text().startswith("Waiting for")
 
 
-def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, site: str) -> None:
+def test_a_duplicate_boards_second_play_names_who_holds_each_seat(
+    page: Any, site: str, tmp_path: Path
+) -> None:
     # given: a duplicate Tute 2 board between two people; its first play is over, so in the second the
     # players have swapped hands (ben, match seat 1, holds game seat 0)
     import random
@@ -418,10 +420,12 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, sit
     assert page.locator("#p1-r-action").inner_text() == "The deal"
     assert page.locator("#p2-r-hands .seat-hand .name").first.inner_text().startswith("ben")
     assert_fits_and_accessible(page, "board")
+    shoot(page, "board-desktop", tmp_path)
     # and: on a phone the plays stack, nothing scrolls sideways
     for tab in _tab(page.context.browser, PHONE):
         tab.goto(f"{site}/matches/{match.pk}/boards/0/")
         assert_fits_and_accessible(tab, "board (phone)")
+        shoot(tab, "board-phone", tmp_path)
 
     # when: the worker has worked out what the cards average, and ana's page is opened
     from games.models import Game
@@ -433,6 +437,7 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, sit
     # then: her skill over time is drawn, a dot a game, and the page passes axe
     assert page.locator("#skill-chart-tute2 circle.dot").count() == 2
     assert_fits_and_accessible(page, "player with skill chart")
+    shoot(page, "player-skill", tmp_path)
 
 
 def start_against_bots(page: Any, site: str, game: str, **fields: str) -> Match:
