@@ -34,6 +34,8 @@ def js_strings() -> dict[str, object]:
         "score": _("Score"),
         "bids": _("Bid"),
         "hand": _("Hand %(n)s of %(total)s"),
+        # a duplicate match's game: the board it deals (the same cards in each of the board's plays)
+        "board_n": _("Board %(n)s: the same cards in each of its plays"),
         "cards": _("cards"),
         "last_trick": _("Last trick"),
         "table": _("On the table"),

@@ -123,7 +123,8 @@ def test_the_board_page_is_linked_from_the_finished_match_and_bounded_in_queries
     # given: a finished duplicate match of two boards
     alice = person("alice")
     match = duplicate("tute2", [alice, "rule"], boards=2)
-    html = client.get(reverse("web:match", args=[match.pk])).content.decode()
+    with django_assert_max_num_queries(9):  # as any finished match's page (test_pages)
+        html = client.get(reverse("web:match", args=[match.pk])).content.decode()
     # then: the finished page lists the boards with their differences, each linked
     assert 'id="boards"' in html
     for board in (0, 1):

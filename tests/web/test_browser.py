@@ -372,7 +372,9 @@ def test_a_long_replay_fetches_its_steps_a_page_at_a_time(page: Any, site: str) 
     assert page.locator("#r-hands .seat-hand .card").count() == 0  # every card played
 
 
-def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, site: str) -> None:
+def test_a_duplicate_boards_second_play_names_who_holds_each_seat(
+    page: Any, site: str, tmp_path: Path
+) -> None:
     # given: a duplicate Tute 2 board between two people; its first play is over, so in the second the
     # players have swapped hands (ben, match seat 1, holds game seat 0)
     import random
@@ -411,6 +413,7 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, sit
     assert seat is not None and state.view(None).dealer is not None
     dealer_box = f"#seat-{game.match_seat(state.view(None).dealer)} .marks"
     assert page.locator(dealer_box).inner_text().startswith("D")
+    assert page.locator("#info .boardno").inner_text().startswith("Board 1")
     mover = game.match_seat(seat)
     code = next(c for c in state.legal_actions() if c.startswith("play:"))
     action_submit(match_id=match.pk, player=by_seat[mover], code=code, ply=match.ply)
@@ -449,6 +452,24 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(page: Any, sit
     assert page.locator("#p1-r-action").inner_text() == "The deal"
     assert page.locator("#p2-r-hands .seat-hand .name").first.inner_text().startswith("ben")
     assert_fits_and_accessible(page, "board")
+    shoot(page, "board-desktop", tmp_path)
+    # and: on a phone the plays stack, nothing scrolls sideways
+    for tab in _tab(page.context.browser, PHONE):
+        tab.goto(f"{site}/matches/{match.pk}/boards/0/")
+        assert_fits_and_accessible(tab, "board (phone)")
+        shoot(tab, "board-phone", tmp_path)
+
+    # when: the worker has worked out what the cards average, and ana's page is opened
+    from games.models import Game
+    from games.services.luck import game_luck_compute
+
+    for game_id in Game.objects.filter(match=match).values_list("pk", flat=True):
+        assert game_luck_compute(game_id=game_id) is not None
+    page.goto(f"{site}/players/ana/")
+    # then: her skill over time is drawn, a dot a game, and the page passes axe
+    assert page.locator("#skill-chart-tute2 circle.dot").count() == 2
+    assert_fits_and_accessible(page, "player with skill chart")
+    shoot(page, "player-skill", tmp_path)
 
 
 def start_against_bots(page: Any, site: str, game: str, **fields: str) -> Match:

@@ -465,7 +465,9 @@
         document.getElementById("turn").textContent = S.waiting_players;
         return 0;
       }
-      infoBox(document.getElementById("info"), v);
+      var info = document.getElementById("info");
+      infoBox(info, v);
+      if (d.board !== undefined && d.board !== null) info.appendChild(el("div", "boardno", fmt(S.board_n, { n: d.board + 1 })));
       drawSeats(d);
       var justWon =
         before && before.view && d.action &&
@@ -797,6 +799,7 @@
       if (next < total && step - pageOf(step) >= replay.page / 2) load(gameIndex, next);
       var info = part("r-info");
       infoBox(info, s);
+      if (shown.board !== undefined && shown.board !== null) info.appendChild(el("div", "boardno", fmt(S.board_n, { n: shown.board + 1 })));
       if (s.scores && s.scores.length) info.appendChild(el("div", "scores", S.score + ": " + s.scores.join(" · ")));
       trickBox(part("r-trick"), part("r-table-title"), s.trick, s.trick_end || !s.trick.length ? s.last_trick : null, nameOf);
       part("r-action").textContent = s.action ? fmt(S.played, { name: nameOf(s.action.seat), action: actionLabel(s.action.code) }) : S.deal;
