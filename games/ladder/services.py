@@ -131,10 +131,12 @@ def ladder_match_create(
     bots: list[Player],
     kind: str = LadderMatch.Kind.LADDER,
     validation: Validation | None = None,
+    host: Player | None = None,
 ) -> Match:
-    """A match the ladder pairs (rated) or a validation match (unrated), started at once."""
+    """A match the ladder pairs (rated) or a validation match (unrated), started at once. ``host``: the
+    ladder's host account when the caller has it already (the matchmaker makes many matches a tick)."""
     match = match_create(
-        created_by=ladder_host(),
+        created_by=host or ladder_host(),
         game=game,
         seats=seats,
         rated=kind == LadderMatch.Kind.LADDER,
@@ -143,7 +145,7 @@ def ladder_match_create(
         managed=True,  # nobody aborts a ladder match through the API: it is played or forfeited
     )
     ladder = LadderMatch.objects.create(match=match, kind=kind, game=game, validation=validation)
-    ladder.bots.set(bots)
+    ladder.bots.add(*bots)  # a new row: nothing to compare with, one INSERT
     return match
 
 
@@ -164,8 +166,10 @@ def validations_start_due(*, now: datetime | None = None) -> list[int]:
         .select_related("player")
     )
     started = []
+    host = ladder_host()
     for validation in due:
         match = ladder_match_create(
+            host=host,
             game=validation.game,
             seats=_validation_seats(validation.player, validation.game),
             bots=[validation.player],
