@@ -12,16 +12,20 @@ What it does:
 2. Makes ``--bots`` bot accounts (two per owner, so the per-owner limits are the defaults' and never
    the bottleneck), each validated for Tute 2 (validation is issue 21's too, but not what this measures)
    and opted in to the Tute 2 ladder.
-3. Starts gunicorn (gthread, 2 workers x 40 threads: one thread per open event stream) and one Celery
-   worker with its beat (``-B``: the matchmaker every ``TUTE_LADDER_TICK_SECONDS``, the clock's sweeper),
-   concurrency 2, everything with the default ladder settings.
+3. Starts gunicorn (gthread, 2 workers x 40 threads: one thread per open event stream) and, as
+   docs/DEPLOY.md lays them out, one Celery worker with its beat (``-B``: the matchmaker every
+   ``TUTE_LADDER_TICK_SECONDS``, the clock's sweeper) on the queues players and bots wait for
+   (``celery``, ``bots``), concurrency 2, and one on the ``background`` queue (games' luck figures),
+   concurrency 1 at nice 10; everything with the default ladder settings.
 4. Runs every bot as ``client.tute_client.run_bot`` in a thread of this process: a share of them
-   (``--poll-share``) by polling, the rest on the event stream. Bot ``i`` of ``N`` has a true strength
+   (``--poll-share``) by polling (every ``--poll-interval`` seconds, the client's default 1 s), the
+   rest on the event stream. Bot ``i`` of ``N`` has a true strength
    ``s = i / (N - 1)``: on each turn it plays the ``rule`` house bot's move (the same code, on the view
    it was sent) with probability ``s``, else a random legal move.
 5. After ``--minutes``: prints the ladder matches finished per bot per minute, the matchmaker's run time
    per tick (from the worker's log of ``matchmaking.tick``), the bots' reply latency (the action POST,
-   and from the ``your_turn`` received to the action accepted) p50/p99, the errors (requests that failed,
+   and from the ``your_turn`` received to the action accepted) p50/p99, how long after its clock
+   started a turn reached the bot (the event's deadline less the move's seconds), the errors (requests that failed,
    refused actions, timeouts), and the Spearman rank correlation between the true strengths and the
    final Tute 2 ratings (with the mean rating of the weakest and strongest fifth).
 
@@ -238,6 +242,7 @@ def run_bots(
     poll_share: float,
     minutes: float,
     measures: Measures,
+    poll_interval: float = 1.0,
     move_seconds: float = 15.0,
 ) -> None:
     from client.tute_client import run_bot
@@ -251,7 +256,7 @@ def run_bots(
         choose = make_bot(strength, measures, seed=i)
         poll = int((i + 1) * poll_share) > int(i * poll_share)  # spread over the strengths
         options: dict[str, Any] = {"stop": stop}
-        options.update({"poll": True, "poll_interval": 0.5} if poll else {"stream_seconds": 300})
+        options.update({"poll": True, "poll_interval": poll_interval} if poll else {"stream_seconds": 300})
 
         def turn(event: dict[str, Any], client: Any = client, choose: Any = choose) -> str:
             client.turn_began = time.perf_counter()
@@ -397,7 +402,8 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     accounts = run_child("setup", env, str(args.bots))
     print(f"# {describe_machine()}; {load_average()} at the start")
     print(
-        f"# {args.bots} bots ({round(args.bots * args.poll_share)} polling, the rest streaming), Tute 2 ladder, "
+        f"# {args.bots} bots ({round(args.bots * args.poll_share)} polling every {args.poll_interval:g} s, the rest "
+        "streaming), Tute 2 ladder, "
         f"{args.minutes:g} minutes; gunicorn gthread 2 x 40 threads; one worker, concurrency {args.concurrency}, "
         "with its beat (queues celery and bots), one for the background queue (concurrency 1, nice 10); "
         "default ladder settings (tick 10 s, 2 matches at once per bot, 15 s a move)",
@@ -415,7 +421,14 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     try:
         server.wait_healthy()
         started = time.time()
-        run_bots(f"http://127.0.0.1:{server.port}", accounts, args.poll_share, args.minutes, measures)
+        run_bots(
+            f"http://127.0.0.1:{server.port}",
+            accounts,
+            args.poll_share,
+            args.minutes,
+            measures,
+            poll_interval=args.poll_interval,
+        )
         stopped = time.time()
         time.sleep(15)  # the last ratings tasks
         rows = run_child("report", env, str(started), str(stopped))
@@ -485,6 +498,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=50)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--poll-share", type=float, default=0.2, help="share of the bots that poll (0.2)")
+    parser.add_argument(
+        "--poll-interval",
+        type=float,
+        default=1.0,
+        help="a polling bot's seconds between polls (1, the client's)",
+    )
     parser.add_argument("--concurrency", type=int, default=2, help="worker pool processes (2)")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES_URL)
     parser.add_argument("--redis", default=DEFAULT_REDIS_URL)

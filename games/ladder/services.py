@@ -154,33 +154,54 @@ def _validation_seats(bot: Player, game: str) -> list[SeatSpec]:
     return [SeatSpec(player=bot.handle)] + [SeatSpec(bot=VALIDATION_OPPONENT)] * others
 
 
-@transaction.atomic
 def validations_start_due(*, now: datetime | None = None) -> list[int]:
     """Start the next validation match of every validation under way whose bot is online and has no
-    validation match in progress; the ids of the matches started."""
-    due = (
-        Validation.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(status__in=[Validation.Status.PENDING, Validation.Status.RUNNING])
+    validation match in progress; the ids of the matches started.
+
+    Each match is committed as it is made: the bot sees it, and its first move's clock runs, from then
+    (a validation fails at its first timeout, so a clock running while the bot cannot see the match
+    yet would fail it unfairly)."""
+    due = list(
+        Validation.objects.filter(status__in=[Validation.Status.PENDING, Validation.Status.RUNNING])
         .filter(player__ladder__last_seen_at__gte=online_since(now))
         .exclude(matches__finished=False)
-        .select_related("player")
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
+    host = ladder_host() if due else None
     started = []
-    host = ladder_host()
-    for validation in due:
-        match = ladder_match_create(
-            host=host,
-            game=validation.game,
-            seats=_validation_seats(validation.player, validation.game),
-            bots=[validation.player],
-            kind=LadderMatch.Kind.VALIDATION,
-            validation=validation,
-        )
-        if validation.status == Validation.Status.PENDING:
-            validation.status = Validation.Status.RUNNING
-            validation.save(update_fields=["status", "updated_at"])
-        started.append(match.pk)
+    for validation_id in due:
+        match = _validation_match_start(validation_id=validation_id, host=host)
+        if match is not None:
+            started.append(match.pk)
     return started
+
+
+@transaction.atomic
+def _validation_match_start(*, validation_id: int, host: Player | None) -> Match | None:
+    """The validation's next match, unless another run started it meanwhile (its row is locked, or it
+    has a match under way now)."""
+    validation = (
+        Validation.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(pk=validation_id, status__in=[Validation.Status.PENDING, Validation.Status.RUNNING])
+        .exclude(matches__finished=False)
+        .select_related("player")
+        .first()
+    )
+    if validation is None:
+        return None
+    match = ladder_match_create(
+        host=host,
+        game=validation.game,
+        seats=_validation_seats(validation.player, validation.game),
+        bots=[validation.player],
+        kind=LadderMatch.Kind.VALIDATION,
+        validation=validation,
+    )
+    if validation.status == Validation.Status.PENDING:
+        validation.status = Validation.Status.RUNNING
+        validation.save(update_fields=["status", "updated_at"])
+    return match
 
 
 @transaction.atomic
