@@ -12,16 +12,20 @@ What it does:
 2. Makes ``--bots`` bot accounts (two per owner, so the per-owner limits are the defaults' and never
    the bottleneck), each validated for Tute 2 (validation is issue 21's too, but not what this measures)
    and opted in to the Tute 2 ladder.
-3. Starts gunicorn (gthread, 2 workers x 40 threads: one thread per open event stream) and one Celery
-   worker with its beat (``-B``: the matchmaker every ``TUTE_LADDER_TICK_SECONDS``, the clock's sweeper),
-   concurrency 2, everything with the default ladder settings.
+3. Starts gunicorn (gthread, 2 workers x 40 threads: one thread per open event stream) and, as
+   docs/DEPLOY.md lays them out, one Celery worker with its beat (``-B``: the matchmaker every
+   ``TUTE_LADDER_TICK_SECONDS``, the clock's sweeper) on the queues players and bots wait for
+   (``celery``, ``bots``), concurrency 2, and one on the ``background`` queue (games' luck figures),
+   concurrency 1 at nice 10; everything with the default ladder settings.
 4. Runs every bot as ``client.tute_client.run_bot`` in a thread of this process: a share of them
-   (``--poll-share``) by polling, the rest on the event stream. Bot ``i`` of ``N`` has a true strength
+   (``--poll-share``) by polling (every ``--poll-interval`` seconds, the client's default 1 s), the
+   rest on the event stream. Bot ``i`` of ``N`` has a true strength
    ``s = i / (N - 1)``: on each turn it plays the ``rule`` house bot's move (the same code, on the view
    it was sent) with probability ``s``, else a random legal move.
 5. After ``--minutes``: prints the ladder matches finished per bot per minute, the matchmaker's run time
    per tick (from the worker's log of ``matchmaking.tick``), the bots' reply latency (the action POST,
-   and from the ``your_turn`` received to the action accepted) p50/p99, the errors (requests that failed,
+   and from the ``your_turn`` received to the action accepted) p50/p99, how long after its clock
+   started a turn reached the bot (the event's deadline less the move's seconds), the errors (requests that failed,
    refused actions, timeouts), and the Spearman rank correlation between the true strengths and the
    final Tute 2 ratings (with the mean rating of the weakest and strongest fifth).
 
@@ -44,6 +48,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from types import FrameType
 from typing import IO, Any
@@ -173,6 +178,7 @@ class Measures:
         self.lock = threading.Lock()
         self.posts: list[float] = []
         self.replies: list[float] = []
+        self.notice_delays: list[float] = []  # the turn's clock started to the your_turn in the bot's hands
         self.failed_requests = 0
         self.warnings: list[str] = []
 
@@ -231,7 +237,13 @@ def timed_client(base: str, token: str, measures: Measures) -> Any:
 
 
 def run_bots(
-    base: str, accounts: list[dict[str, Any]], poll_share: float, minutes: float, measures: Measures
+    base: str,
+    accounts: list[dict[str, Any]],
+    poll_share: float,
+    minutes: float,
+    measures: Measures,
+    poll_interval: float = 1.0,
+    move_seconds: float = 15.0,
 ) -> None:
     from client.tute_client import run_bot
 
@@ -244,10 +256,16 @@ def run_bots(
         choose = make_bot(strength, measures, seed=i)
         poll = int((i + 1) * poll_share) > int(i * poll_share)  # spread over the strengths
         options: dict[str, Any] = {"stop": stop}
-        options.update({"poll": True, "poll_interval": 0.5} if poll else {"stream_seconds": 300})
+        options.update({"poll": True, "poll_interval": poll_interval} if poll else {"stream_seconds": 300})
 
         def turn(event: dict[str, Any], client: Any = client, choose: Any = choose) -> str:
             client.turn_began = time.perf_counter()
+            if event.get("deadline"):
+                left = (
+                    datetime.fromisoformat(event["deadline"].replace("Z", "+00:00")).timestamp() - time.time()
+                )
+                with measures.lock:
+                    measures.notice_delays.append(move_seconds - left)
             return str(choose(event))
 
         def play(client: Any = client, turn: Any = turn, options: dict[str, Any] = options) -> None:
@@ -273,18 +291,27 @@ def run_bots(
 class Worker:
     """``celery -A tute_site worker -B`` (the beat inside) in its own process group, logging at INFO."""
 
-    def __init__(self, env: dict[str, str], concurrency: int, data_dir: str) -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        concurrency: int,
+        data_dir: str,
+        *,
+        queues: str = "",
+        beat: bool = True,
+        nice: int = 0,
+    ) -> None:
         self.log: IO[bytes] = tempfile.NamedTemporaryFile(prefix="tute-bench-ladder-worker-", suffix=".log")  # noqa: SIM115
         command = [
+            *(["nice", "-n", str(nice)] if nice else []),
             sys.executable,
             "-m",
             "celery",
             "-A",
             "tute_site",
             "worker",
-            "-B",
-            "-s",
-            str(Path(data_dir) / "celerybeat-schedule"),
+            *(["-B", "-s", str(Path(data_dir) / "celerybeat-schedule")] if beat else []),
+            *(["-Q", queues, "-n", f"{queues.split(',')[0]}@%h"] if queues else []),
             "--concurrency",
             str(concurrency),
             "--loglevel",
@@ -354,15 +381,15 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     from psycopg import sql
 
     began = time.perf_counter()
-    database_url = f"{args.postgres}/{BENCH_DB}"
+    database_url = f"{args.postgres}/{args.database}"
     env = child_env(database_url, "", data_dir)
     env.update(CELERY_BROKER_URL=args.redis, TUTE_EVENTS_URL=args.redis, TUTE_SWEEP_SECONDS="5")
     # Every simulated bot streams from this one address, and the bench gives gunicorn a thread per stream:
     # the per-address and per-process stream caps (issue 16) are raised to fit the bench, not removed.
     env.update(TUTE_STREAMS_PER_ADDRESS=str(args.bots * 2), TUTE_STREAMS_PER_PROCESS=str(args.bots))
     with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(args.database)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(args.database)))
     flush = redis.Redis.from_url(args.redis)
     flush.flushdb()
     flush.close()
@@ -375,12 +402,17 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     accounts = run_child("setup", env, str(args.bots))
     print(f"# {describe_machine()}; {load_average()} at the start")
     print(
-        f"# {args.bots} bots ({round(args.bots * args.poll_share)} polling, the rest streaming), Tute 2 ladder, "
+        f"# {args.bots} bots ({round(args.bots * args.poll_share)} polling every {args.poll_interval:g} s, the rest "
+        "streaming), Tute 2 ladder, "
         f"{args.minutes:g} minutes; gunicorn gthread 2 x 40 threads; one worker, concurrency {args.concurrency}, "
-        "with its beat; default ladder settings (tick 10 s, 2 matches at once per bot, 15 s a move)",
+        "with its beat (queues celery and bots), one for the background queue (concurrency 1, nice 10); "
+        "default ladder settings (tick 10 s, 2 matches at once per bot, 15 s a move)",
         flush=True,
     )
-    worker = Worker({**env, "DJANGO_LOG_LEVEL": "INFO"}, args.concurrency, data_dir)
+    # docs/DEPLOY.md's layout: the tasks bots and players wait for on one worker, the background queue
+    # (games' luck figures, slow and waited for by nobody) on a worker of its own at a lower CPU priority.
+    worker = Worker({**env, "DJANGO_LOG_LEVEL": "INFO"}, args.concurrency, data_dir, queues="celery,bots")
+    background = Worker(env, 1, data_dir, queues="background", beat=False, nice=10)
     server = Server(workers=2, worker_class="gthread", threads=40, env=env)
     measures = Measures()
     worker_log = ""
@@ -389,18 +421,31 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     try:
         server.wait_healthy()
         started = time.time()
-        run_bots(f"http://127.0.0.1:{server.port}", accounts, args.poll_share, args.minutes, measures)
+        run_bots(
+            f"http://127.0.0.1:{server.port}",
+            accounts,
+            args.poll_share,
+            args.minutes,
+            measures,
+            poll_interval=args.poll_interval,
+        )
         stopped = time.time()
         time.sleep(15)  # the last ratings tasks
         rows = run_child("report", env, str(started), str(stopped))
     finally:
+        if args.log_dir:
+            Path(args.log_dir).mkdir(parents=True, exist_ok=True)
+            Path(args.log_dir, "gunicorn.log").write_text(server.log_tail(100_000))
         server.stop()
         worker_log = worker.text()
+        if args.log_dir:
+            Path(args.log_dir, "worker.log").write_text(worker_log)
         worker.stop()
+        background.stop()
         if not args.keep:
             with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as conn:
                 conn.execute(
-                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB))
+                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(args.database))
                 )
     anchors = rows.pop()["anchors"]
     ticks = [float(m) for m in TICK_LINE.findall(worker_log)]
@@ -420,6 +465,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         )
     print(ms_summary("bot reply, the action POST:", measures.posts))
     print(ms_summary("bot reply, your_turn received to action accepted:", measures.replies))
+    print(ms_summary("your_turn in the bot's hands after its clock started:", measures.notice_delays))
     illegal = sum(r["illegal"] for r in rows)
     timeouts = sum(r["timeouts"] for r in rows)
     print(
@@ -452,10 +498,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bots", type=int, default=50)
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--poll-share", type=float, default=0.2, help="share of the bots that poll (0.2)")
+    parser.add_argument(
+        "--poll-interval",
+        type=float,
+        default=1.0,
+        help="a polling bot's seconds between polls (1, the client's)",
+    )
     parser.add_argument("--concurrency", type=int, default=2, help="worker pool processes (2)")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES_URL)
     parser.add_argument("--redis", default=DEFAULT_REDIS_URL)
     parser.add_argument("--keep", action="store_true", help="keep the bench database")
+    parser.add_argument(
+        "--database", default=BENCH_DB, help=f"the bench database, dropped and made anew ({BENCH_DB})"
+    )
+    parser.add_argument("--log-dir", help="keep the worker's and gunicorn's logs in this folder")
     args = parser.parse_args(argv)
     if args.child:
         child(args.child[0], args.child[1:])

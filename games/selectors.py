@@ -36,7 +36,11 @@ class MatchContext:
 
 
 def _seats() -> Prefetch[Any]:
-    return Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("index"))
+    # A bot account's ladder profile comes with it: a move that makes a bot's turn asks whether that
+    # bot is a push bot (games.services.common.queue_push_turn), and would otherwise query for it.
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("player", "player__ladder").order_by("index")
+    )
 
 
 def match_context(match_id: int, *, lock: bool) -> MatchContext:

@@ -14,13 +14,18 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.bots import BOT_LEVELS
 from games.ladder.models import GAMES, BotProfile, LadderMatch, Validation
 from games.ladder.selectors import online_since
-from games.ladder.services import ladder_match_create, ladder_match_finished, validations_start_due
+from games.ladder.services import (
+    ladder_host,
+    ladder_match_create,
+    ladder_match_finished,
+    validations_start_due,
+)
 from games.models import Match, Player, Seat
 from games.services import SeatSpec
 from matchmaking.pairing import Candidate, Table, tables_pocha, tables_tute2, tables_tute4
@@ -59,13 +64,17 @@ def ladder_matches_settle() -> int:
     return count
 
 
-@transaction.atomic
 def ladder_pair(*, now: datetime, rng: random.Random) -> int:
-    """Make this tick's ladder matches; the number made. The online bots' profiles are locked, so two
-    ticks running at once take turns and the second counts the first one's matches."""
+    """Make this tick's ladder matches; the number made.
+
+    Each match is made and committed on its own (``_table_create``), so its bots see it, and its first
+    turn's clock runs, as soon as it is made, not when the whole tick is done. Nothing here locks the
+    bots' profiles, which their streams and polls keep writing (``bot_seen``): a tick never holds up a
+    bot's stream. Ticks running at once (a worker's backlog may deliver two) take turns per match on the
+    ladder host's row, where each match re-counts its bots' limits, so the limits hold all the same.
+    """
     profiles = list(
-        BotProfile.objects.select_for_update(of=("self",))
-        .filter(last_seen_at__gte=online_since(now), player__is_bot=True)
+        BotProfile.objects.filter(last_seen_at__gte=online_since(now), player__is_bot=True)
         .exclude(ladder_games=[])
         .select_related("player")
         .order_by("pk")
@@ -81,6 +90,7 @@ def ladder_pair(*, now: datetime, rng: random.Random) -> int:
     if int(settings.TUTE_LADDER_VALIDATION_MATCHES) == 0:
         validated = {(pid, game) for pid in players for game in GAMES}
     limits = _Limits(now=now, players=players)
+    host = ladder_host()
     used: set[int] = set()
     made = 0
     games = list(GAMES)
@@ -107,7 +117,8 @@ def ladder_pair(*, now: datetime, rng: random.Random) -> int:
         for table in tables:
             if not all(limits.allows(players[b]) for b in table.bots):
                 continue
-            _table_create(game, table, players)
+            if _table_create(game, table, players, host=host, now=now) is None:
+                continue
             for bot in table.bots:
                 used.add(bot)
                 limits.count(players[bot])
@@ -116,27 +127,33 @@ def ladder_pair(*, now: datetime, rng: random.Random) -> int:
 
 
 class _Limits:
-    """The ladder's limits per bot and per owner, counted once per tick and kept up as matches are made."""
+    """The ladder's limits per bot and per owner: the ladder matches under way and those of the last
+    24 hours, counted in the database for the given bots and their owners, and kept up as matches are
+    made."""
 
     def __init__(self, *, now: datetime, players: dict[int, Player]) -> None:
-        owners = {p.owner_id for p in players.values()}
-        ladder = LadderMatch.objects.filter(kind=LadderMatch.Kind.LADDER)
-        through = LadderMatch.bots.through.objects.filter(laddermatch__in=ladder, player__owner_id__in=owners)
+        since = now - timedelta(days=1)
+        owners = {p.owner_id for p in players.values() if p.owner_id is not None}
+        rows = LadderMatch.bots.through.objects.filter(laddermatch__kind=LadderMatch.Kind.LADDER).filter(
+            Q(laddermatch__created_at__gte=since) | Q(laddermatch__finished=False)
+        )
         self.active: Counter[int] = Counter()
         self.day: Counter[int] = Counter()
         self.owner_active: Counter[int] = Counter()
         self.owner_day: Counter[int] = Counter()
-        since = now - timedelta(days=1)
-        rows = through.filter(Q(laddermatch__created_at__gte=since) | Q(laddermatch__finished=False))
-        for player_id, owner_id, finished, created in rows.values_list(
-            "player_id", "player__owner_id", "laddermatch__finished", "laddermatch__created_at"
+        mine = rows.filter(Q(player_id__in=players) | Q(player__owner_id__in=owners))
+        for player_id, owner_id, active, day in (
+            mine.values_list("player_id", "player__owner_id")
+            .annotate(
+                active=Count("pk", filter=Q(laddermatch__finished=False)),
+                day=Count("pk", filter=Q(laddermatch__created_at__gte=since)),
+            )
+            # django-stubs does not see annotations on an auto-created through model
+            .values_list("player_id", "player__owner_id", "active", "day")  # type: ignore[misc]
         ):
-            if not finished:
-                self.active[player_id] += 1
-                self.owner_active[owner_id] += 1
-            if created >= since:
-                self.day[player_id] += 1
-                self.owner_day[owner_id] += 1
+            self.active[player_id], self.day[player_id] = active, day
+            self.owner_active[owner_id or 0] += active
+            self.owner_day[owner_id or 0] += day
 
     def allows(self, bot: Player) -> bool:
         owner = bot.owner_id or 0
@@ -201,8 +218,18 @@ def _anchor_ratings(game: str) -> dict[str, float]:
     return {level: ratings.get(f"house:{level}", settings.RATINGS_INITIAL) for level in BOT_LEVELS}
 
 
-def _table_create(game: str, table: Table, players: dict[int, Player]) -> Match:
+@transaction.atomic
+def _table_create(
+    game: str, table: Table, players: dict[int, Player], *, host: Player, now: datetime
+) -> Match | None:
+    """The table's ladder match, committed on its own; None when a tick running at the same time made
+    its bots reach a limit first (re-counted under the ladder host's row lock, which only ticks take)."""
+    Player.objects.select_for_update(no_key=True).filter(pk=host.pk).exists()
+    bots = {b: players[b] for b in table.bots}
+    limits = _Limits(now=now, players=bots)
+    if not all(limits.allows(bot) for bot in bots.values()):
+        return None
     seats = [
         SeatSpec(player=players[s].handle) if isinstance(s, int) else SeatSpec(bot=s) for s in table.seats
     ]
-    return ladder_match_create(game=game, seats=seats, bots=[players[b] for b in table.bots])
+    return ladder_match_create(game=game, seats=seats, bots=list(bots.values()), host=host)

@@ -30,8 +30,13 @@ PROJECT_DIR = Path(__file__).resolve().parents[1]
 #: share one Redis at the same time (two checkouts on one machine) give each its own with TUTE_TEST_REDIS_DB.
 TEST_BROKER_DB = int(os.environ.get("TUTE_TEST_REDIS_DB", "15"))
 QUEUE = "celery"
-#: Every queue the worker reads: the default one and the bot-only matches' (TUTE_BOT_ONLY_QUEUE).
-QUEUES = (QUEUE, os.environ.get("TUTE_BOT_ONLY_QUEUE", "bots"))
+#: Every queue the worker reads: the default one, the bot-only matches' (TUTE_BOT_ONLY_QUEUE) and the
+#: background one (TUTE_BACKGROUND_QUEUE: games' luck figures).
+QUEUES = (
+    QUEUE,
+    os.environ.get("TUTE_BOT_ONLY_QUEUE", "bots"),
+    os.environ.get("TUTE_BACKGROUND_QUEUE", "background"),
+)
 #: Kombu's Redis keys of messages delivered but not acknowledged yet (acks_late keeps them there).
 UNACKED_KEY = "unacked"
 

@@ -377,8 +377,13 @@ TUTE_MAX_OPEN_MATCHES = env_int("TUTE_MAX_OPEN_MATCHES", 20)
 # which every worker reads in turn with the default one (kombu takes from each queue in rotation): a flood
 # of bot-only matches never starves a match with players.
 TUTE_BOT_ONLY_QUEUE = os.environ.get("TUTE_BOT_ONLY_QUEUE", "bots")
+# Slow CPU-bound work that nobody waits for (a finished game's luck figure: its deal played again by the
+# house bots) goes on a queue of its own, so the tasks players and bots wait for (house-bot turns, the
+# clocks' sweeper, the ladder's matchmaker) never queue behind a burst of it. A worker without -Q reads
+# it in turn with the others; a deployment can give it a worker of its own (docs/DEPLOY.md).
+TUTE_BACKGROUND_QUEUE = os.environ.get("TUTE_BACKGROUND_QUEUE", "background")
 CELERY_TASK_DEFAULT_QUEUE = "celery"
-CELERY_TASK_QUEUES = [Queue("celery"), Queue(TUTE_BOT_ONLY_QUEUE)]
+CELERY_TASK_QUEUES = [Queue("celery"), Queue(TUTE_BOT_ONLY_QUEUE), Queue(TUTE_BACKGROUND_QUEUE)]
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -131,10 +131,12 @@ def ladder_match_create(
     bots: list[Player],
     kind: str = LadderMatch.Kind.LADDER,
     validation: Validation | None = None,
+    host: Player | None = None,
 ) -> Match:
-    """A match the ladder pairs (rated) or a validation match (unrated), started at once."""
+    """A match the ladder pairs (rated) or a validation match (unrated), started at once. ``host``: the
+    ladder's host account when the caller has it already (the matchmaker makes many matches a tick)."""
     match = match_create(
-        created_by=ladder_host(),
+        created_by=host or ladder_host(),
         game=game,
         seats=seats,
         rated=kind == LadderMatch.Kind.LADDER,
@@ -143,7 +145,7 @@ def ladder_match_create(
         managed=True,  # nobody aborts a ladder match through the API: it is played or forfeited
     )
     ladder = LadderMatch.objects.create(match=match, kind=kind, game=game, validation=validation)
-    ladder.bots.set(bots)
+    ladder.bots.add(*bots)  # a new row: nothing to compare with, one INSERT
     return match
 
 
@@ -152,31 +154,54 @@ def _validation_seats(bot: Player, game: str) -> list[SeatSpec]:
     return [SeatSpec(player=bot.handle)] + [SeatSpec(bot=VALIDATION_OPPONENT)] * others
 
 
-@transaction.atomic
 def validations_start_due(*, now: datetime | None = None) -> list[int]:
     """Start the next validation match of every validation under way whose bot is online and has no
-    validation match in progress; the ids of the matches started."""
-    due = (
-        Validation.objects.select_for_update(skip_locked=True, of=("self",))
-        .filter(status__in=[Validation.Status.PENDING, Validation.Status.RUNNING])
+    validation match in progress; the ids of the matches started.
+
+    Each match is committed as it is made: the bot sees it, and its first move's clock runs, from then
+    (a validation fails at its first timeout, so a clock running while the bot cannot see the match
+    yet would fail it unfairly)."""
+    due = list(
+        Validation.objects.filter(status__in=[Validation.Status.PENDING, Validation.Status.RUNNING])
         .filter(player__ladder__last_seen_at__gte=online_since(now))
         .exclude(matches__finished=False)
-        .select_related("player")
+        .order_by("pk")
+        .values_list("pk", flat=True)
     )
+    host = ladder_host() if due else None
     started = []
-    for validation in due:
-        match = ladder_match_create(
-            game=validation.game,
-            seats=_validation_seats(validation.player, validation.game),
-            bots=[validation.player],
-            kind=LadderMatch.Kind.VALIDATION,
-            validation=validation,
-        )
-        if validation.status == Validation.Status.PENDING:
-            validation.status = Validation.Status.RUNNING
-            validation.save(update_fields=["status", "updated_at"])
-        started.append(match.pk)
+    for validation_id in due:
+        match = _validation_match_start(validation_id=validation_id, host=host)
+        if match is not None:
+            started.append(match.pk)
     return started
+
+
+@transaction.atomic
+def _validation_match_start(*, validation_id: int, host: Player | None) -> Match | None:
+    """The validation's next match, unless another run started it meanwhile (its row is locked, or it
+    has a match under way now)."""
+    validation = (
+        Validation.objects.select_for_update(skip_locked=True, of=("self",))
+        .filter(pk=validation_id, status__in=[Validation.Status.PENDING, Validation.Status.RUNNING])
+        .exclude(matches__finished=False)
+        .select_related("player")
+        .first()
+    )
+    if validation is None:
+        return None
+    match = ladder_match_create(
+        host=host,
+        game=validation.game,
+        seats=_validation_seats(validation.player, validation.game),
+        bots=[validation.player],
+        kind=LadderMatch.Kind.VALIDATION,
+        validation=validation,
+    )
+    if validation.status == Validation.Status.PENDING:
+        validation.status = Validation.Status.RUNNING
+        validation.save(update_fields=["status", "updated_at"])
+    return match
 
 
 @transaction.atomic

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
 from games.engine import State
@@ -80,11 +81,16 @@ def queue_house_bot(match_id: int, ply: int, *, players: bool = True) -> None:
 
 
 def queue_push_turn(match: Match, seat: Seat) -> None:
-    """When the seat to act is a push bot (games.ladder.push), queue the POST of its turn on commit."""
-    from games.ladder.models import BotProfile
+    """When the seat to act is a push bot (games.ladder.push), queue the POST of its turn on commit.
 
-    if seat.player_id is None or seat.player is None or not seat.player.is_bot:
+    The bot's profile is read with the match's seats (``games.selectors.match_context``), so a move
+    costs no query for this; seats loaded some other way read it once."""
+    player = seat.player
+    if player is None or not player.is_bot:
         return
-    if not BotProfile.objects.filter(player_id=seat.player_id).exclude(push_url="").exists():
+    try:
+        push_url = player.ladder.push_url
+    except ObjectDoesNotExist:  # a bot that never set up the ladder or push
         return
-    queue_on_commit("games.push_turn", match.pk, match.ply)
+    if push_url:
+        queue_on_commit("games.push_turn", match.pk, match.ply)

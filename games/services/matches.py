@@ -148,7 +148,8 @@ def match_create(
     handles = [s.player for s in specs if s.player]
     if len(handles) != len(set(handles)):
         raise InvalidSeats("a player takes at most one seat in a match")
-    by_handle = {p.handle: p for p in Player.objects.filter(handle__in=handles)}
+    # With each bot account's ladder profile: its first turn asks whether it is a push bot.
+    by_handle = {p.handle: p for p in Player.objects.filter(handle__in=handles).select_related("ladder")}
     for handle in handles:
         if handle not in by_handle:
             raise UnknownPlayer(f"No player has the handle {handle!r}.")
@@ -173,7 +174,7 @@ def match_create(
         format_target=format_target,
         rated=rated is not False,
         managed=managed,
-        created_by=created_by.user,
+        created_by_id=created_by.user_id,  # the id is enough: no query for the account
         human_move_seconds=clock.human_move_seconds,
         bot_move_seconds=clock.bot_move_seconds,
         max_timeouts=clock.max_timeouts,

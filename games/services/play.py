@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -253,7 +254,8 @@ def _finish_game(context: MatchContext) -> MatchContext:
     game.result = result.to_dict()
     game.finished_at = timezone.now()
     game.save(update_fields=["status", "result", "finished_at"])
-    queue_on_commit("games.game_luck", game.pk)  # what these cards score on average (a worker's task)
+    # What these cards score on average: a worker's task, on the background queue (nobody waits for it).
+    queue_on_commit("games.game_luck", game.pk, queue=settings.TUTE_BACKGROUND_QUEUE)
     games_played = game.number + 1
     if match.format == Match.Format.DUPLICATE:
         if games_played < match.format_target * duplicate_plays(match):

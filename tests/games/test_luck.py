@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.conf import settings
 from rest_framework.test import APIClient
 
 import games.tasks
@@ -29,10 +30,12 @@ def test_finishing_a_game_queues_its_luck_and_the_task_stores_it_once(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     queued: list[int] = []
+    queues: set[str | None] = set()
 
     def send_task(name: str, args: Any = None, **options: Any) -> None:  # queue_on_commit queues by name
         if name == "games.game_luck":
             queued.append(args[0])
+            queues.add(options.get("queue"))
 
     monkeypatch.setattr(app, "send_task", send_task)
     match = started_match("tute2", format=Match.Format.BEST_OF, games=3)
@@ -40,6 +43,9 @@ def test_finishing_a_game_queues_its_luck_and_the_task_stores_it_once(
         play_random(match, seed=2)
     games_played = list(Game.objects.filter(match=match).order_by("number"))
     assert queued == [g.pk for g in games_played]
+    # on the background queue: a burst of these never holds up house-bot turns, clocks or the ladder
+    assert queues == {settings.TUTE_BACKGROUND_QUEUE}
+    assert settings.TUTE_BACKGROUND_QUEUE in [q.name for q in settings.CELERY_TASK_QUEUES]
     assert all(g.luck is None for g in games_played)
 
     # when: the task runs (twice: a redelivery)

@@ -91,3 +91,47 @@ def test_tute4_and_pocha_tables() -> None:
         if game == "tute4":
             assert seats[2].bot_level == "rule"  # the first bot's house partner
     assert BotProfile.objects.filter(player__in=bots).count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_ladder_match_is_committed_when_made_and_the_bots_profiles_stay_unlocked(
+    postgres_required: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bot sees its ladder match, and its first move's clock runs, from the moment the match is made,
+    not after the whole tick; and the tick never holds the profiles that the bots' streams and polls
+    write (``bot_seen``), which would stall every stream while it runs."""
+    import threading
+
+    from django.db import DatabaseError, connection, transaction
+
+    import matchmaking.services
+
+    bots = [ladder_bot() for _ in range(6)]
+    seen: list[tuple[int, bool]] = []
+    make = matchmaking.services._table_create
+
+    def look_from_elsewhere() -> None:  # another connection, as a bot's stream would be
+        try:
+            visible = LadderMatch.objects.filter(kind="ladder").count()
+            try:
+                with transaction.atomic():
+                    list(BotProfile.objects.select_for_update(nowait=True).filter(player__in=bots))
+                unlocked = True
+            except DatabaseError:
+                unlocked = False
+            seen.append((visible, unlocked))
+        finally:
+            connection.close()
+
+    def made_and_looked_at(*args: Any, **kwargs: Any) -> Match | None:
+        match = make(*args, **kwargs)
+        look = threading.Thread(target=look_from_elsewhere)
+        look.start()
+        look.join()
+        return match
+
+    monkeypatch.setattr(matchmaking.services, "_table_create", made_and_looked_at)
+    assert ladder_tick(rng=random.Random(0)).matches == 3
+
+    # each look (made from inside the tick, after each match) saw every match made so far
+    assert seen == [(1, True), (2, True), (3, True)]

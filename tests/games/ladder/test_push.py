@@ -242,3 +242,43 @@ def test_a_failing_endpoint_counts_as_timeouts_at_once(
     )
     assert len(broken.received) == 3
     assert BotIncident.objects.filter(player=bot, kind="timeout").count() == 3
+
+
+@pytest.mark.django_db
+def test_a_move_that_makes_a_bots_turn_reads_its_push_setting_with_the_seats(
+    monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The push check of every bot turn costs no query of its own: the profile comes with the seats,
+    and a push bot's turns are still sent to its endpoint."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games.selectors import match_context
+    from games.services import action_submit
+    from tute_site.celery import app
+
+    sent: list[tuple[str, tuple[Any, ...]]] = []
+    monkeypatch.setattr(app, "send_task", lambda name, args=(), **o: sent.append((name, tuple(args))))
+    streaming, pusher = BotPlayerFactory(), BotPlayerFactory()
+    BotProfile.objects.create(player=streaming)
+    BotProfile.objects.create(player=pusher, push_url="https://93.184.216.34/turn", push_secret="s")
+    match = match_create(
+        created_by=PlayerFactory(),
+        game="tute2",
+        seats=[SeatSpec(player=streaming.handle), SeatSpec(player=pusher.handle)],
+        challenge=False,
+    )
+    expected = []
+    for _ in range(8):
+        context = match_context(match.pk, lock=False)
+        seat = context.seat_at(context.match.turn_seat)
+        assert seat is not None and seat.player is not None and context.state is not None
+        ply = context.match.ply
+        with CaptureQueriesContext(connection) as queries, django_capture_on_commit_callbacks(execute=True):
+            applied = action_submit(
+                match_id=match.pk, player=seat.player, code=context.state.legal_actions()[0], ply=ply
+            )
+        assert [q["sql"] for q in queries if 'FROM "games_botprofile"' in q["sql"]] == []
+        if applied.match.turn_seat == 1:
+            expected.append(("games.push_turn", (match.pk, ply + 1)))
+    assert expected and [s for s in sent if s[0] == "games.push_turn"] == expected

@@ -184,3 +184,41 @@ def test_opting_in_names_games_the_ladder_knows(
     assert body["validation"]["pocha"]["status"] == "pending" and body["validation"]["tute2"]["required"] == 3
     again = client.post(f"/api/v1/bots/{new_bot.handle}/validation/", {"game": "tute4"}, format="json")
     assert again.status_code == 202 and again.json()["status"] == "pending"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_validation_match_is_committed_when_made(
+    postgres_required: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A validation fails at its first timeout: its match must be visible to the bot (and its first
+    move's clock run) from the moment it is made, not once every due validation has its match."""
+    import threading
+
+    from django.db import connection
+
+    import games.ladder.services as ladder_services
+
+    bots = [BotPlayerFactory(validated=False) for _ in range(3)]
+    for bot in bots:
+        ladder_games_set(owner=bot.owner, handle=bot.handle, games=["tute2"])
+        bot_seen(player=bot)
+    seen: list[int] = []
+    start = ladder_services._validation_match_start
+
+    def look_from_elsewhere() -> None:  # another connection, as the bot's stream would be
+        try:
+            seen.append(LadderMatch.objects.filter(kind="validation").count())
+        finally:
+            connection.close()
+
+    def started_and_looked_at(**kwargs: Any) -> Match | None:
+        match = start(**kwargs)
+        look = threading.Thread(target=look_from_elsewhere)
+        look.start()
+        look.join()
+        return match
+
+    monkeypatch.setattr(ladder_services, "_validation_match_start", started_and_looked_at)
+    assert len(validations_start_due()) == 3
+    assert seen == [1, 2, 3]
+    assert validations_start_due() == []  # one validation match at a time, still
