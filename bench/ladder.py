@@ -50,6 +50,7 @@ from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import drop_database, recreate_database, run_child
 from bench.api import (
     PROJECT_DIR,
     Server,
@@ -124,18 +125,6 @@ def _dt(unix: float) -> Any:
     from datetime import UTC, datetime
 
     return datetime.fromtimestamp(unix, tz=UTC)
-
-
-def run_child(mode: str, env: dict[str, str], *args: str) -> list[dict[str, Any]]:
-    out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", mode, *args],
-        cwd=PROJECT_DIR,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
 
 # -- the simulated bots ---------------------------------------------------------------------------------
@@ -349,9 +338,7 @@ def ms_summary(name: str, values: list[float]) -> str:
 
 
 def run_bench(args: argparse.Namespace, data_dir: str) -> int:
-    import psycopg
     import redis
-    from psycopg import sql
 
     began = time.perf_counter()
     database_url = f"{args.postgres}/{BENCH_DB}"
@@ -360,9 +347,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     # Every simulated bot streams from this one address, and the bench gives gunicorn a thread per stream:
     # the per-address and per-process stream caps (issue 16) are raised to fit the bench, not removed.
     env.update(TUTE_STREAMS_PER_ADDRESS=str(args.bots * 2), TUTE_STREAMS_PER_PROCESS=str(args.bots))
-    with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
+    recreate_database(args.postgres, BENCH_DB)
     flush = redis.Redis.from_url(args.redis)
     flush.flushdb()
     flush.close()
@@ -372,7 +357,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         env=env,
         check=True,
     )
-    accounts = run_child("setup", env, str(args.bots))
+    accounts = run_child(__file__, "setup", env, str(args.bots))
     print(f"# {describe_machine()}; {load_average()} at the start")
     print(
         f"# {args.bots} bots ({round(args.bots * args.poll_share)} polling, the rest streaming), Tute 2 ladder, "
@@ -392,16 +377,13 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         run_bots(f"http://127.0.0.1:{server.port}", accounts, args.poll_share, args.minutes, measures)
         stopped = time.time()
         time.sleep(15)  # the last ratings tasks
-        rows = run_child("report", env, str(started), str(stopped))
+        rows = run_child(__file__, "report", env, str(started), str(stopped))
     finally:
         server.stop()
         worker_log = worker.text()
         worker.stop()
         if not args.keep:
-            with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as conn:
-                conn.execute(
-                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB))
-                )
+            drop_database(args.postgres, BENCH_DB)
     anchors = rows.pop()["anchors"]
     ticks = [float(m) for m in TICK_LINE.findall(worker_log)]
     if not ticks:
