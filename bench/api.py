@@ -69,6 +69,11 @@ from types import FrameType
 from typing import IO, Any
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+if str(PROJECT_DIR) not in sys.path:  # run as `python bench/...py`: bench/_common.py is a sibling module
+    sys.path.insert(0, str(PROJECT_DIR))
+
+from bench._common import recreate_database  # noqa: E402
+
 SETTINGS_MODULE = "bench.bench_settings"
 #: The bench database (``BENCH_DB`` overrides it: several benches on one server each take their own).
 BENCH_DB = os.environ.get("BENCH_DB") or "tute_bench"
@@ -91,15 +96,6 @@ Json = Any
 
 
 # -- setup: database, players, server -------------------------------------------------------------------
-
-
-def recreate_database(postgres_url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
 
 
 #: Variables of the caller's environment that would point the bench's processes at a real deployment's
@@ -814,7 +810,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     env = child_env(database_url, args.cache_url, data_dir)
     began = time.perf_counter()
 
-    recreate_database(args.postgres)
+    recreate_database(args.postgres, BENCH_DB)
     subprocess.run(
         [sys.executable, "manage.py", "migrate", "--noinput", "--verbosity", "0"],
         cwd=PROJECT_DIR,

@@ -67,6 +67,7 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:  # run as `python bench/bots.py`: bench/api.py is a sibling module
     sys.path.insert(0, str(PROJECT_DIR))
 
+from bench._common import drop_database, recreate_database, run_child  # noqa: E402
 from bench.api import (  # noqa: E402
     Client,
     Server,
@@ -95,37 +96,6 @@ HOUSE_ONLY = {
 
 
 # -- set-up ---------------------------------------------------------------------------------------------
-
-
-def recreate_database(postgres_url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
-
-
-def drop_database(postgres_url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-
-
-def run_child(mode: str, env: dict[str, str], *args: str, stdin: str = "") -> list[dict[str, Any]]:
-    """Run this script in ``mode`` (Django set up, on the bench database); its JSON lines."""
-    out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", mode, *args],
-        cwd=PROJECT_DIR,
-        env=env,
-        input=stdin,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
 
 class Worker:
@@ -342,7 +312,7 @@ def matches_per_minute(
     """Create ``count`` house-bot-only matches at once; (elapsed seconds, house-bot moves, finished)."""
     import psycopg
 
-    rows = run_child("matches", env, game, str(count))
+    rows = run_child(__file__, "matches", env, game, str(count))
     ids = [int(row["id"]) for row in rows]
     deadline = time.monotonic() + max(120.0, 10.0 * count)
     with psycopg.connect(f"{postgres_url}/{BENCH_DB}", autocommit=True) as conn:
@@ -468,7 +438,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     env = child_env(database_url, "", data_dir)
     env.update(CELERY_BROKER_URL=args.redis, TUTE_EVENTS_URL=args.redis)
 
-    recreate_database(args.postgres)
+    recreate_database(args.postgres, BENCH_DB)
     flush = redis.Redis.from_url(args.redis)
     flush.flushdb()
     flush.close()
@@ -478,7 +448,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         env=env,
         check=True,
     )
-    person, _host = run_child("setup", env)
+    person, _host = run_child(__file__, "setup", env)
     print(f"# {describe_machine()}; {load_average()} at the start")
     print(
         f"# PostgreSQL database {BENCH_DB}; broker {args.redis}; one Celery worker, prefork, concurrency "
@@ -511,7 +481,10 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         print(f"# {summary('the POST itself:', [r.post_seconds for r in replies])}; {played} matches")
 
         thought = run_child(
-            "think", env, stdin="".join(json.dumps({"match": r.match, "ply": r.ply}) + "\n" for r in replies)
+            __file__,
+            "think",
+            env,
+            stdin="".join(json.dumps({"match": r.match, "ply": r.ply}) + "\n" for r in replies),
         )
         think = {(t["match"], t["ply"]): float(t["think"]) for t in thought}
         thinks = [think[(r.match, r.ply)] for r in replies]
@@ -520,7 +493,9 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         print(summary(f"{args.level} bot thinking time on those positions:", thinks))
         print(summary("reply from the move applied, minus thinking time:", overheads))
         print(summary("reply from the POST sent, minus thinking time:", overheads_post), flush=True)
-        service = [float(row["service"]) for row in run_child("service", env, str(args.service_matches))]
+        service = [
+            float(row["service"]) for row in run_child(__file__, "service", env, str(args.service_matches))
+        ]
         print(f"# {summary('bot_turn_play service time, in-process (tute2 random vs rule):', service)}")
 
         rates = {}
@@ -539,7 +514,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             server.stop()
         worker.stop()
         if not args.keep:
-            drop_database(args.postgres)
+            drop_database(args.postgres, BENCH_DB)
 
     for name, values in (("from the move applied", overheads), ("from the POST sent", overheads_post)):
         p99 = percentile(values, 0.99) * 1000

@@ -9,13 +9,14 @@ its own port, gunicorn, one Celery worker and beat against them, sets up people 
 bench plays the people through the HTTP API, with an Idempotency-Key, retrying what fails), matches of
 house bots only and a small rated house-bot tournament, then in turn:
 
-1. kills the worker with SIGKILL (a supervisor starts a new one at once),
+1. kills the worker with SIGKILL (a supervisor starts a new one at once; the time includes its start),
 2. restarts Redis while the worker is busy (down 3 s),
 3. terminates every PostgreSQL backend of the database,
 4. stops beat for a minute.
 
 Per fault it prints: matches in play when it struck / resumed (a ply more, or finished) within 60 s of
-the service being back, the seconds that took (the slowest match), turns lost (a match whose ply differs
+the service being back, the seconds that took (the slowest match: from the service back to its first
+action or end, as the database's timestamps have them, not when this bench's polling saw it), turns lost (a match whose ply differs
 from its actions) or duplicated (two actions at a ply: the database refuses them), finished rated matches
 rated exactly once (one ledger row, one rating change per competitor) and stuck rows (a turn overdue by
 more than a minute, a tournament match whose games match ended but was never recorded).
@@ -38,6 +39,11 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as `python bench/faults.py`: bench/_common.py is a sibling module
+    sys.path.insert(0, str(ROOT))
+
+from bench._common import recreate_database  # noqa: E402
+
 PY = sys.executable
 RESUME_TIMEOUT = 60.0
 
@@ -63,7 +69,10 @@ class Service:
                 PY, "-m", "gunicorn", "tute_site.wsgi", "--bind", f"127.0.0.1:{self.http_port}",
                 "--worker-class", "gthread", "--workers", "2", "--threads", "8",
             ],
-            "worker": [PY, "-m", "celery", "-A", "tute_site", "worker", "--concurrency", "2", "--loglevel", "WARNING"],
+            "worker": [
+                PY, "-m", "celery", "-A", "tute_site", "worker", "--concurrency", "2", "--loglevel", "WARNING",
+                "--without-mingle",
+            ],
             "beat": [
                 PY, "-m", "celery", "-A", "tute_site", "beat", "--loglevel", "WARNING",
                 "--schedule", str(self.tmp / "celerybeat-schedule"),
@@ -124,13 +133,19 @@ print(json.dumps({"people": people, "tournament": t.pk}))
 
 SNAPSHOT = r"""
 import json
-from datetime import timedelta
-from django.db.models import Count
+from datetime import datetime, timedelta, timezone as dt_timezone
+from django.db.models import Count, Min
 from django.utils import timezone
 from games.models import Action, Match
 from ratings.models import RatedMatch, RatingChange
 from tournaments.models import TournamentMatch
-rows = {m["id"]: m for m in Match.objects.values("id", "ply", "status", "rated")}
+rows = {m["id"]: m for m in Match.objects.values("id", "ply", "status", "rated", "finished_at")}
+# When each match first moved after SINCE (an action, or its end): the resume time, to the millisecond,
+# however long this snapshot itself takes to start.
+since = datetime.fromtimestamp(SINCE, tz=dt_timezone.utc)
+moved = {m: r["finished_at"] for m, r in rows.items() if r["finished_at"] and r["finished_at"] > since}
+for m, at in Action.objects.filter(created_at__gt=since).values_list("match").annotate(at=Min("created_at")):
+    moved[m] = min(at, moved.get(m, at))
 counts = dict(Action.objects.values_list("match").annotate(n=Count("id")))
 lost = sorted(m for m, r in rows.items() if counts.get(m, 0) != r["ply"])
 finished_rated = [m for m, r in rows.items() if r["status"] == "finished" and r["rated"]]
@@ -142,6 +157,7 @@ overdue = Match.objects.filter(status="in_progress", turn_deadline__lt=now - tim
 unrecorded = TournamentMatch.objects.filter(status="playing", match__status__in=["finished", "aborted"], match__finished_at__lt=now - timedelta(seconds=60)).count()
 print(json.dumps({
     "plies": {str(m): r["ply"] for m, r in rows.items()},
+    "moved_at": {str(m): at.timestamp() for m, at in moved.items()},
     "status": {str(m): r["status"] for m, r in rows.items()},
     "lost": lost,
     "rated_ok": sum(1 for m in finished_rated if m in ledger),
@@ -197,10 +213,12 @@ class People(threading.Thread):
             time.sleep(0.2)
 
 
-def snapshot(env: dict[str, str]) -> dict[str, Any]:
+def snapshot(env: dict[str, str], since: float | None = None) -> dict[str, Any]:
+    """The database's state; ``moved_at``: when each match first moved after ``since`` (epoch seconds)."""
+    code = SNAPSHOT.replace("SINCE", repr(time.time() if since is None else since))
     for _ in range(30):
         try:
-            return json.loads(manage(env, code=SNAPSHOT).strip().splitlines()[-1])
+            return json.loads(manage(env, code=code).strip().splitlines()[-1])
         except subprocess.CalledProcessError:
             time.sleep(1)  # the database is being faulted: look again
     raise RuntimeError("no snapshot")
@@ -209,16 +227,18 @@ def snapshot(env: dict[str, str]) -> dict[str, Any]:
 def wait_resumed(
     env: dict[str, str], before: dict[str, Any], back_at: float
 ) -> tuple[int, int, float | None]:
-    """(in play, resumed, seconds to resume the slowest) for the matches in play in ``before``."""
+    """(in play, resumed, seconds to resume the slowest) for the matches in play in ``before``, from
+    ``back_at`` (epoch seconds) to each one's first action or end after it, as the database recorded
+    them; logs the slowest few (match id: seconds) to tell which kind of match waits."""
     in_play = {m for m, s in before["status"].items() if s == "in_progress"}
     moved: dict[str, float] = {}
-    while time.monotonic() - back_at < RESUME_TIMEOUT and len(moved) < len(in_play):
-        now = snapshot(env)
-        t = time.monotonic() - back_at
-        for m in in_play - moved.keys():
-            if now["plies"].get(m, 0) > before["plies"][m] or now["status"].get(m) != "in_progress":
-                moved[m] = t
+    while time.time() - back_at < RESUME_TIMEOUT and len(moved) < len(in_play):
+        now = snapshot(env, since=back_at)
+        for m in in_play & now["moved_at"].keys():
+            moved[m] = now["moved_at"][m] - back_at
         time.sleep(0.5)
+    slowest = sorted(moved.items(), key=lambda item: -item[1])[:4]
+    log("slowest to resume: " + ", ".join(f"match {m} {t:.1f} s" for m, t in slowest))
     return len(in_play), len(moved), (max(moved.values()) if moved and len(moved) == len(in_play) else None)
 
 
@@ -232,15 +252,15 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=6)
     parser.add_argument("--bot-only", type=int, default=4)
     parser.add_argument("--beat-stop", type=float, default=60.0)
+    parser.add_argument(
+        "--faults", default="kill,redis,db,beat", help="which faults, in this order (default: all four)"
+    )
     args = parser.parse_args()
 
     tmp = Path(f"/tmp/tute-faults-{os.getpid()}")
     tmp.mkdir(parents=True, exist_ok=True)
     pg = "postgres://postgres@127.0.0.1:5432"
-    subprocess.run(
-        ["psql", f"{pg}/postgres", "-qc", f"DROP DATABASE IF EXISTS {args.db} WITH (FORCE)"], check=True
-    )
-    subprocess.run(["psql", f"{pg}/postgres", "-qc", f"CREATE DATABASE {args.db}"], check=True)
+    recreate_database(pg, args.db)
     broker = f"redis://127.0.0.1:{args.redis_port}/0"
     env = {
         **os.environ,
@@ -266,6 +286,7 @@ def main() -> None:
         time.sleep(4)
         code = SETUP.replace("PEOPLE", str(args.people)).replace("BOT_ONLY", str(args.bot_only))
         world = json.loads(manage(env, code=code).strip().splitlines()[-1])
+        log(f"people's matches: {[p['match'] for p in world['people']]}; the rest are house bots' only")
         people_thread = People(f"http://127.0.0.1:{args.http_port}", world["people"])
         people_thread.start()
         time.sleep(10)  # everyone under way
@@ -291,18 +312,22 @@ def main() -> None:
             time.sleep(args.beat_stop)
             service.start("beat")
 
-        faults = [
-            ("kill -9 worker", worker_kill),
-            ("restart Redis (3 s)", redis_restart),
-            ("terminate DB backends", db_terminate),
-            (f"stop beat {args.beat_stop:.0f} s", beat_stop),
-        ]
+        known = {
+            "kill": ("kill -9 worker", worker_kill),
+            "redis": ("restart Redis (3 s)", redis_restart),
+            "db": ("terminate DB backends", db_terminate),
+            "beat": (f"stop beat {args.beat_stop:.0f} s", beat_stop),
+        }
+        unknown = [name for name in args.faults.split(",") if name.strip() not in known]
+        if unknown:
+            parser.error(f"--faults: unknown {unknown}; known: {', '.join(known)}")
+        faults = [known[name.strip()] for name in args.faults.split(",")]
         rows = []
         for name, fault in faults:
             before = snapshot(env)
             log(f"fault: {name}")
             fault()
-            back_at = time.monotonic()
+            back_at = time.time()  # wall clock: the database's timestamps are compared with it
             in_play, resumed, seconds = wait_resumed(env, before, back_at)
             time.sleep(2)
             after = snapshot(env)

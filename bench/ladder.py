@@ -55,6 +55,7 @@ from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench._common import drop_database, recreate_database, run_child
 from bench.api import (
     PROJECT_DIR,
     Server,
@@ -129,18 +130,6 @@ def _dt(unix: float) -> Any:
     from datetime import UTC, datetime
 
     return datetime.fromtimestamp(unix, tz=UTC)
-
-
-def run_child(mode: str, env: dict[str, str], *args: str) -> list[dict[str, Any]]:
-    out = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", mode, *args],
-        cwd=PROJECT_DIR,
-        env=env,
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
 
 
 # -- the simulated bots ---------------------------------------------------------------------------------
@@ -376,9 +365,7 @@ def ms_summary(name: str, values: list[float]) -> str:
 
 
 def run_bench(args: argparse.Namespace, data_dir: str) -> int:
-    import psycopg
     import redis
-    from psycopg import sql
 
     began = time.perf_counter()
     database_url = f"{args.postgres}/{args.database}"
@@ -387,9 +374,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     # Every simulated bot streams from this one address, and the bench gives gunicorn a thread per stream:
     # the per-address and per-process stream caps (issue 16) are raised to fit the bench, not removed.
     env.update(TUTE_STREAMS_PER_ADDRESS=str(args.bots * 2), TUTE_STREAMS_PER_PROCESS=str(args.bots))
-    with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(args.database)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(args.database)))
+    recreate_database(args.postgres, args.database)
     flush = redis.Redis.from_url(args.redis)
     flush.flushdb()
     flush.close()
@@ -399,7 +384,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         env=env,
         check=True,
     )
-    accounts = run_child("setup", env, str(args.bots))
+    accounts = run_child(__file__, "setup", env, str(args.bots))
     print(f"# {describe_machine()}; {load_average()} at the start")
     print(
         f"# {args.bots} bots ({round(args.bots * args.poll_share)} polling every {args.poll_interval:g} s, the rest "
@@ -431,7 +416,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         )
         stopped = time.time()
         time.sleep(15)  # the last ratings tasks
-        rows = run_child("report", env, str(started), str(stopped))
+        rows = run_child(__file__, "report", env, str(started), str(stopped))
     finally:
         if args.log_dir:
             Path(args.log_dir).mkdir(parents=True, exist_ok=True)
@@ -443,10 +428,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
         worker.stop()
         background.stop()
         if not args.keep:
-            with psycopg.connect(f"{args.postgres}/postgres", autocommit=True) as conn:
-                conn.execute(
-                    sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(args.database))
-                )
+            drop_database(args.postgres, args.database)
     anchors = rows.pop()["anchors"]
     ticks = [float(m) for m in TICK_LINE.findall(worker_log)]
     if not ticks:

@@ -55,6 +55,11 @@ from pathlib import Path
 from typing import Any
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
+if str(PROJECT_DIR) not in sys.path:  # run as `python bench/...py`: bench/_common.py is a sibling module
+    sys.path.insert(0, str(PROJECT_DIR))
+
+from bench._common import drop_database, recreate_database  # noqa: E402
+
 BENCH_DB = "tute_bench_ratings"
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432"
 TARGET_RECOMPUTE_SECONDS = 30.0
@@ -77,23 +82,6 @@ ISOLATED_VARIABLES = (
 
 
 # -- setup ----------------------------------------------------------------------------------------------
-
-
-def recreate_database(postgres_url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(BENCH_DB)))
-
-
-def drop_database(postgres_url: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(f"{postgres_url}/postgres", autocommit=True) as conn:
-        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(BENCH_DB)))
 
 
 def bench_environment(database_url: str, data_dir: str) -> None:
@@ -501,7 +489,7 @@ def main() -> None:
     total_started = time.perf_counter()
 
     with tempfile.TemporaryDirectory(prefix="tute-bench-ratings-") as data_dir:
-        recreate_database(postgres_url)
+        recreate_database(postgres_url, BENCH_DB)
         try:
             bench_environment(f"{postgres_url}/{BENCH_DB}", data_dir)
             migrated = migrate()
@@ -563,7 +551,7 @@ def main() -> None:
             connection.close()
         finally:
             if not args.keep:
-                drop_database(postgres_url)
+                drop_database(postgres_url, BENCH_DB)
     print(f"(total {time.perf_counter() - total_started:.0f} s)")
 
 

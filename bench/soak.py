@@ -50,6 +50,7 @@ from typing import Any
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(PROJECT_DIR))
 
+from bench._common import drop_database, recreate_database  # noqa: E402
 from bench.api import Client  # noqa: E402
 
 HOUSE_ONLY = {
@@ -120,21 +121,6 @@ class PrivateRedis:
         deadline = time.monotonic() + 10
         while self.ping() and time.monotonic() < deadline:
             time.sleep(0.05)
-
-
-def recreate_postgres(url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def drop_postgres(url: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # -- the load ----------------------------------------------------------------------------------------------
@@ -278,7 +264,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.broker == "redis":
         redis = PrivateRedis(args.redis_port, data_dir / "redis")
         redis.start()
-        recreate_postgres(args.postgres, db_name)
+        recreate_database(args.postgres, db_name)
         os.environ["DATABASE_URL"] = f"{args.postgres}/{db_name}"
         os.environ["CELERY_BROKER_URL"] = f"redis://127.0.0.1:{args.redis_port}/0"
     log_path = data_dir / "run_local.log"
@@ -306,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
                 from django.db import connections
 
                 connections.close_all()
-                drop_postgres(args.postgres, db_name)
+                drop_database(args.postgres, db_name)
 
 
 def soak(

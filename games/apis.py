@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.db.models import QuerySet
@@ -22,7 +23,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games.callers import caller, signed_in, signed_in_user
-from games.engine.rules import PLAYERS
+from games.engine.rules import (
+    FIRST_LEADS,
+    FLAG_NAMES,
+    PLAYERS,
+    POCHA_SEQUENCES,
+    STOCK_DUTIES,
+    TUTE_DECLARATIONS,
+    Rules,
+)
 from games.errors import BoardNotRevealed, MatchNotFinished, PeopleOnly
 from games.ladder.models import BotProfile
 from games.ladder.outputs import ValidationOutput, validation_out
@@ -58,7 +67,16 @@ from games.services import (
     token_revoke,
 )
 from games.streams import event_lines
-from tute_site.api import ErrorOutput, JSONIntegerField, NDJSONRenderer, PagedList, Pagination, client_address
+from tute_site.api import (
+    ErrorOutput,
+    Input,
+    JSONIntegerField,
+    NDJSONRenderer,
+    PagedList,
+    Pagination,
+    client_address,
+    query_input,
+)
 from tute_site.streams import LeasedLines, stream_lease
 
 
@@ -151,10 +169,55 @@ CLIENT_SEED_HELP = (
 )
 
 
+def rules_options_schema() -> dict[str, Any]:
+    """The rules flags (docs/RULES.md) as a JSON schema: each flag's type or choices, no other key. What
+    one flag allows with another, or with the player count (a Pocha sequence's hand sizes), the rules
+    check: invalid_rules."""
+    choices = {"stock_duty": STOCK_DUTIES, "tute_declaration": TUTE_DECLARATIONS, "first_lead": FIRST_LEADS}
+    properties: dict[str, Any] = {
+        "pocha_sequence": {
+            "oneOf": [
+                {"type": "string", "enum": list(POCHA_SEQUENCES)},
+                {"type": "array", "items": {"type": "integer", "minimum": 1}, "minItems": 1},
+            ]
+        },
+        "pocha_max_cards": {"type": "integer", "minimum": 1, "nullable": True},
+    }
+    for flag in dataclasses.fields(Rules):
+        if flag.name in choices:
+            properties[flag.name] = {"type": "string", "enum": list(choices[flag.name])}
+        elif flag.name in FLAG_NAMES and isinstance(flag.default, bool):
+            properties[flag.name] = {"type": "boolean"}
+    assert properties.keys() == FLAG_NAMES, "a rules flag the schema does not describe"
+    return {"type": "object", "properties": properties, "additionalProperties": False}
+
+
+@extend_schema_field(rules_options_schema())
+class RulesOptionsField(serializers.DictField):
+    """Rules flags: their names and types in the schema; the engine validates them (invalid_rules)."""
+
+
+#: Printable ASCII without ':' (space to 9, ; to ~), as games.engine.fair checks; the schema says it, the
+#: service refuses anything else with invalid_client_seed.
+CLIENT_SEED_PATTERN = "^[ -9;-~]{1,64}$"
+
+
+@extend_schema_field({"type": "string", "pattern": CLIENT_SEED_PATTERN, "nullable": True})
+class ClientSeedField(serializers.CharField):
+    """A client seed, or null for none. A blank one goes to the service, which says why it is refused
+    (invalid_client_seed), as for any other bad seed; not allow_blank, which the schema would show."""
+
+    def run_validation(self, data: Any = serializers.empty) -> Any:
+        return "" if data == "" else super().run_validation(data)
+
+
+@extend_schema_field({"type": "string", "pattern": CLIENT_SEED_PATTERN})
+class RequiredClientSeedField(ClientSeedField):
+    """A client seed (the service refuses a blank one with invalid_client_seed)."""
+
+
 def client_seed_field() -> serializers.CharField:
-    return serializers.CharField(
-        required=False, allow_null=True, allow_blank=True, trim_whitespace=False, help_text=CLIENT_SEED_HELP
-    )
+    return ClientSeedField(required=False, allow_null=True, trim_whitespace=False, help_text=CLIENT_SEED_HELP)
 
 
 ViewOutput = inline_serializer(
@@ -210,18 +273,18 @@ class MatchListCreateApi(PagedList, APIView):
             "are applied in: finishing time, then id; unfinished last) or -finished_at.",
         )
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "MatchCreateInput"
 
-        class SeatInput(serializers.Serializer):
+        class SeatInput(Input):
             player = serializers.SlugField(required=False, allow_null=True, max_length=32)
             bot = serializers.CharField(required=False, allow_null=True, max_length=16)
             client_seed = client_seed_field()
 
         game = serializers.ChoiceField(choices=Match.GameName.choices)
         players = serializers.IntegerField(required=False, min_value=2, max_value=6)
-        options = serializers.DictField(required=False, help_text="Rules flags of docs/RULES.md.")
+        options = RulesOptionsField(required=False, help_text="Rules flags of docs/RULES.md.")
         format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
         games = serializers.IntegerField(required=False, default=1, min_value=1, max_value=99)
         seats = SeatInput(
@@ -264,7 +327,7 @@ class MatchListCreateApi(PagedList, APIView):
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchOutput(many=True))
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_input(request))
         filters.is_valid(raise_exception=True)
         qs: QuerySet[Match] = matches_list(**filters.validated_data)
         return self.page_response(request, qs, MatchOutput)
@@ -311,7 +374,7 @@ class MatchDetailApi(APIView):
 class MatchJoinApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "MatchJoinInput"
 
@@ -358,7 +421,7 @@ class MatchAbortApi(APIView):
 class ChallengeAcceptApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "ChallengeAcceptInput"
 
@@ -380,13 +443,11 @@ class ClientSeedApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "ClientSeedInput"
 
-        client_seed = serializers.CharField(
-            allow_blank=True, trim_whitespace=False, help_text=CLIENT_SEED_HELP
-        )
+        client_seed = RequiredClientSeedField(trim_whitespace=False, help_text=CLIENT_SEED_HELP)
 
     @extend_schema(
         request=InputSerializer,
@@ -414,7 +475,7 @@ class ClientSeedAliasApi(ClientSeedApi):
 class ChallengeDeclineApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "ChallengeDeclineInput"
 
@@ -440,7 +501,7 @@ class MatchViewApi(APIView):
 class ActionSubmitApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "ActionInput"
 
@@ -534,7 +595,7 @@ class BotOutput(serializers.Serializer):
 class BotListCreateApi(PagedList, APIView):
     permission_classes = [IsPerson]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "BotCreateInput"
 
@@ -567,7 +628,7 @@ class BotListCreateApi(PagedList, APIView):
 class BotSettingsApi(APIView):
     permission_classes = [IsPerson]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "BotSettingsInput"
 
@@ -612,7 +673,7 @@ class ValidationRequestApi(APIView):
 
     permission_classes = [IsPerson]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "ValidationRequestInput"
 
@@ -680,7 +741,7 @@ class EventStreamApi(APIView):
 
     @extend_schema(parameters=[FilterSerializer], responses={(200, "application/x-ndjson"): str})
     def get(self, request: Request) -> StreamingHttpResponse:
-        params = self.FilterSerializer(data=request.query_params)
+        params = self.FilterSerializer(data=query_input(request))
         params.is_valid(raise_exception=True)
         player = signed_in(request)
         lease = stream_lease(account=player.user_id, address=client_address(request))  # 429 past the caps

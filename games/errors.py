@@ -22,8 +22,9 @@ class InvalidSeats(ApplicationError):
 
 
 class UnknownPlayer(ApplicationError):
+    # 404, as player_not_found elsewhere: a well-formed request naming a player who is not there.
     code = "unknown_player"
-    http_status = status.HTTP_400_BAD_REQUEST
+    http_status = status.HTTP_404_NOT_FOUND
     message = "No player has that handle."
 
 

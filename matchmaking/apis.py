@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -42,12 +42,16 @@ class BotLeaderboardApi(APIView):
     """A game's bot leaderboard: bot accounts and the house-bot levels (labelled anchors)."""
 
     permission_classes = [AllowAny]
+    pagination_class = Pagination  # drf-spectacular documents the page, not a plain array
 
-    @extend_schema(responses=BotRowOutput(many=True))
+    @extend_schema(
+        parameters=[OpenApiParameter("game", str, OpenApiParameter.PATH, enum=list(LEADERBOARD_GAMES))],
+        responses=BotRowOutput(many=True),
+    )
     def get(self, request: Request, game: str) -> Response:
         if game not in LEADERBOARD_GAMES:
             raise UnknownGame(f"Unknown game {game!r}: choose from {', '.join(LEADERBOARD_GAMES)}.")
-        paginator = Pagination()
+        paginator = self.pagination_class()
         rows: Any = bot_leaderboard(game=game)  # a list: DRF's paginator pages any sequence
         page: list[Any] = paginator.paginate_queryset(rows, request, view=self) or []
         return paginator.get_paginated_response(BotRowOutput([asdict(row) for row in page], many=True).data)

@@ -16,7 +16,7 @@ from games.models import Player
 from ratings.errors import PlayerNotFound, UnknownPool
 from ratings.models import Pool, Rating
 from ratings.selectors import is_provisional, leaderboard, player_ratings
-from tute_site.api import PagedList
+from tute_site.api import PagedList, QueryIntegerField, query_input
 
 #: Ten years: past that a date before the calendar's first year would be asked for (a 500 once).
 MAX_ACTIVE_DAYS = 3650
@@ -59,8 +59,8 @@ class LeaderboardApi(PagedList, APIView):
         class Meta:
             ref_name = "LeaderboardFilter"
 
-        min_matches = serializers.IntegerField(required=False, default=0, min_value=0, max_value=1_000_000)
-        active_days = serializers.IntegerField(
+        min_matches = QueryIntegerField(required=False, default=0, min_value=0, max_value=1_000_000)
+        active_days = QueryIntegerField(
             required=False, min_value=1, max_value=MAX_ACTIVE_DAYS, help_text="Played within this many days."
         )
         bots = serializers.ChoiceField(choices=["include", "exclude", "only"], default="include")
@@ -69,7 +69,7 @@ class LeaderboardApi(PagedList, APIView):
     def get(self, request: Request, pool: str) -> Response:
         if pool not in Pool.values:
             raise UnknownPool(f"Unknown rating pool {pool!r}: one of {', '.join(Pool.values)}.")
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_input(request))
         filters.is_valid(raise_exception=True)
         return self.page_response(request, leaderboard(pool=pool, **filters.validated_data), CompetitorOutput)
 

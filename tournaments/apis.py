@@ -7,6 +7,8 @@ the services check (``not_organiser``, 403).
 
 from __future__ import annotations
 
+import math
+import re
 from fractions import Fraction
 from typing import Any
 
@@ -20,7 +22,13 @@ from rest_framework.views import APIView
 from games.bots import BOT_LEVELS
 from games.callers import signed_in
 from games.models import Match
-from tournaments.errors import ClubNotFound, NoBracket, TournamentMatchNotFound, TournamentNotFound
+from tournaments.errors import (
+    ClubNotFound,
+    EntrantNotFound,
+    NoBracket,
+    TournamentMatchNotFound,
+    TournamentNotFound,
+)
 from tournaments.models import Club, Membership, Tournament
 from tournaments.pairing import TieBreak
 from tournaments.selectors import (
@@ -57,7 +65,7 @@ from tournaments.services import (
     tournament_update,
     withdraw,
 )
-from tute_site.api import ErrorOutput, PagedList
+from tute_site.api import ErrorOutput, Input, PagedList, QueryIntegerField, query_input
 
 
 def club_found(slug: str) -> Club:
@@ -139,7 +147,7 @@ class EntrantOutput(serializers.Serializer):
 
 class MatchRowOutput(serializers.Serializer):
     id = serializers.IntegerField()
-    round = serializers.IntegerField()
+    round = QueryIntegerField()
     code = serializers.CharField(
         help_text="Bracket code (W1.3, L2.1, GF1, 3P) or R<round>.B<board> / T<table>."
     )
@@ -193,7 +201,7 @@ class StandingOutput(serializers.Serializer):
 
 class BracketSlotOutput(serializers.Serializer):
     code = serializers.CharField()
-    round = serializers.IntegerField()
+    round = QueryIntegerField()
     entrants = EntrantOutput(many=True, allow_null=True)
     status = serializers.CharField(help_text="waiting, ready, played, walkover or skipped")
     winner = serializers.IntegerField(allow_null=True)
@@ -235,7 +243,18 @@ class CorrectionOutput(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-@extend_schema_field({"oneOf": [{"type": "number"}, {"type": "string", "example": "1/3"}]})
+#: Points in text: a decimal (an exponent of at most three digits: no 10**huge to compute) or a fraction.
+POINTS_TEXT = r"^[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?$|^[-+]?[0-9]+/0*[1-9][0-9]*$"
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "number"},
+            {"type": "string", "pattern": POINTS_TEXT, "maxLength": 24, "example": "1/3"},
+        ]
+    }
+)
 class PointInput(serializers.Field):
     """Tournament points as a number (0.5) or an exact fraction in text ("1/3")."""
 
@@ -243,6 +262,10 @@ class PointInput(serializers.Field):
 
     def to_internal_value(self, data: Any) -> Fraction:
         if isinstance(data, bool) or not isinstance(data, int | float | str) or len(str(data)) > 24:
+            self.fail("invalid")
+        if isinstance(data, str) and not re.fullmatch(POINTS_TEXT, data):
+            self.fail("invalid")
+        if isinstance(data, float) and not math.isfinite(data):
             self.fail("invalid")
         try:
             return Fraction(str(data))
@@ -257,7 +280,7 @@ class PointInput(serializers.Field):
 
 
 class ClubListCreateApi(PagedList, APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "ClubCreateInput"
 
@@ -288,7 +311,7 @@ class ClubDetailApi(APIView):
 
 
 class ClubMembersApi(PagedList, APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "ClubMemberInput"
 
@@ -318,7 +341,7 @@ class ClubMembersApi(PagedList, APIView):
 # -- tournaments -------------------------------------------------------------------------------------------------
 
 
-class TournamentInput(serializers.Serializer):
+class TournamentInput(Input):
     class Meta:
         ref_name = "TournamentInput"
 
@@ -383,7 +406,7 @@ class TournamentListCreateApi(PagedList, APIView):
 
     @extend_schema(parameters=[FilterSerializer], responses=TournamentOutput(many=True))
     def get(self, request: Request) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_input(request))
         filters.is_valid(raise_exception=True)
         return self.page_response(request, tournaments_list(**filters.validated_data), TournamentOutput)
 
@@ -427,7 +450,9 @@ class EntrantListApi(PagedList, APIView):
 
 
 def entrant_out(tournament: Tournament, entrant_id: int) -> dict[str, Any]:
-    ref = next(e for e in entrants_of(tournament=tournament) if e.id == entrant_id)
+    ref = next((e for e in entrants_of(tournament=tournament) if e.id == entrant_id), None)
+    if ref is None:
+        raise EntrantNotFound()
     return EntrantOutput(ref).data
 
 
@@ -436,16 +461,22 @@ class EntrantRenameApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentEntrantInput"
 
-        name = serializers.CharField(max_length=64, help_text="Distinct within the tournament (any case).")
+        name = serializers.CharField(
+            max_length=64,
+            required=False,
+            help_text="Distinct within the tournament (any case). Without it nothing changes (a PATCH).",
+        )
 
     @extend_schema(request=InputSerializer, responses=EntrantOutput)
     def patch(self, request: Request, tournament_id: int, entrant_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        if "name" not in data.validated_data:
+            return Response(entrant_out(found(tournament_id), entrant_id))
         entrant_rename(
             tournament_id=tournament_id,
             by=signed_in(request),
@@ -458,7 +489,7 @@ class EntrantRenameApi(APIView):
 class RegisterApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentRegisterInput"
 
@@ -478,7 +509,7 @@ class RegisterApi(APIView):
 class PartnerApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentPartnerInput"
 
@@ -502,7 +533,7 @@ class PartnerApi(APIView):
 class InviteApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentInviteInput"
 
@@ -530,7 +561,7 @@ class CheckInApi(APIView):
 class WithdrawApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentWithdrawInput"
 
@@ -551,7 +582,7 @@ class WithdrawApi(APIView):
 class BotFillApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentBotFillInput"
 
@@ -578,7 +609,7 @@ class BotFillApi(APIView):
 class StartApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentStartInput"
 
@@ -621,11 +652,11 @@ class MatchListApi(PagedList, APIView):
     permission_classes = [AllowAny]
 
     class FilterSerializer(serializers.Serializer):
-        round = serializers.IntegerField(required=False, min_value=1)
+        round = QueryIntegerField(required=False, min_value=1)
 
     @extend_schema(parameters=[FilterSerializer], responses=MatchRowOutput(many=True))
     def get(self, request: Request, tournament_id: int) -> Response:
-        filters = self.FilterSerializer(data=request.query_params)
+        filters = self.FilterSerializer(data=query_input(request))
         filters.is_valid(raise_exception=True)
         rows = matches_of(tournament=found(tournament_id), round=filters.validated_data.get("round"))
         return self.page_response(request, rows, MatchRowOutput)
@@ -645,7 +676,7 @@ class MatchDetailApi(APIView):
 class NoShowApi(APIView):
     permission_classes = [IsAuthenticated]
 
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentNoShowInput"
 
@@ -762,7 +793,7 @@ class BracketApi(APIView):
 
 
 class CorrectionListCreateApi(PagedList, APIView):
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(Input):
         class Meta:
             ref_name = "TournamentCorrectionInput"
 

@@ -50,8 +50,10 @@ class TournamentMatchNotFound(ApplicationError):
 
 
 class PlayerNotFound(ApplicationError):
+    # 404 as everywhere else in the API (ratings): the handle names no player. A request of the right
+    # shape naming someone who is not there is not malformed.
     code = "player_not_found"
-    http_status = status.HTTP_400_BAD_REQUEST
+    http_status = status.HTTP_404_NOT_FOUND
     message = "No player has that handle."
 
 

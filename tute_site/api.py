@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import json
 import math
+import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -21,8 +23,6 @@ from rest_framework.utils.encoders import JSONEncoder
 from tute_site.caching import cache_count
 
 if TYPE_CHECKING:  # rest_framework.views imports the settings that name this module: no cycle at runtime
-    from collections.abc import Mapping
-
     from rest_framework.views import APIView
 
 
@@ -82,9 +82,79 @@ class JSONIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class Input(serializers.Serializer):
+    """A request body's serializer: its text fields take JSON strings only, where DRF's ``CharField``
+    would take the number 7 for "7" (the schema says ``type: string``)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, Mapping):
+            wrong = {
+                name: ["Not a valid string."]
+                for name, field in self.fields.items()
+                if isinstance(field, serializers.CharField)
+                and data.get(name) is not None
+                and not isinstance(data.get(name), str)
+            }
+            if wrong:
+                raise serializers.ValidationError(wrong)
+        return super().to_internal_value(data)
+
+
+class QueryIntegerField(serializers.IntegerField):
+    """An integer query parameter written as one: ``7`` or ``-7``, not ``7.0`` (DRF's ``IntegerField``
+    takes ``"7.0"`` for 7, which the schema's ``type: integer`` does not)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        if isinstance(data, str) and not re.fullmatch(r"-?[0-9]+", data):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class Pagination(PageNumberPagination):
+    """Numbered pages. ``page_size`` is a positive integer, pages of at most 100 (a larger ask gets 100, as
+    the schema says); anything else is a 400, where DRF's own would quietly serve the default page. A page
+    past the last is DRF's 404."""
+
     page_size_query_param = "page_size"
     max_page_size = 100
+
+    def paginate_queryset(self, queryset: Any, request: Request, view: Any = None) -> list[Any] | None:
+        query_input(request)  # a page or page_size given twice is a 400 too
+        page = request.query_params.get(self.page_query_param)
+        if page is not None and not (page.isascii() and page.isdigit() and int(page) >= 1):
+            # DRF's own would serve the first page for ?page= (blank); the schema says a positive integer.
+            raise serializers.ValidationError({self.page_query_param: ["A positive integer."]})
+        return super().paginate_queryset(queryset, request, view)
+
+    def get_page_size(self, request: Request) -> int | None:
+        raw = request.query_params.get(self.page_size_query_param)
+        if raw is None:
+            return self.page_size
+        if not (raw.isascii() and raw.isdigit()) or int(raw) < 1:
+            raise serializers.ValidationError({self.page_size_query_param: ["A positive integer."]})
+        return min(int(raw), self.max_page_size)
+
+    def get_schema_operation_parameters(self, view: Any) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"] = {**parameter["schema"], "minimum": 1}
+            elif parameter["name"] == self.page_size_query_param:
+                parameter["schema"] = {**parameter["schema"], "minimum": 1}
+                parameter["description"] = (
+                    f"Results a page, at most {self.max_page_size} (a larger ask gets that)."
+                )
+        return parameters
+
+
+def query_input(request: Request) -> dict[str, str]:
+    """The query string as a serializer's data: each parameter once (no operation takes a list there,
+    so a repeated one is a 400 rather than its last value quietly), and a blank value as given (DRF
+    would take a blank form value for an absent one, and its default: ``?ordering=`` is refused)."""
+    repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
+    if repeated:
+        raise serializers.ValidationError({name: ["Give this parameter once."] for name in repeated})
+    return request.query_params.dict()
 
 
 def client_address(request: HttpRequest) -> str:
@@ -117,7 +187,7 @@ class PagedList:
 
     def page_response(self, request: Request, items: Any, output: Any) -> Response:
         paginator = self.pagination_class()
-        page = paginator.paginate_queryset(items, request, view=self)  # type: ignore[arg-type]
+        page = paginator.paginate_queryset(items, request, view=self)
         return paginator.get_paginated_response(output(page, many=True).data)
 
 

@@ -73,3 +73,29 @@ def error_responses(result: dict[str, Any], generator: Any, request: Any, public
                         "content": {"application/json": {"schema": ref}},
                     }
     return result
+
+
+#: DRF's text fields refuse the NUL character (ProhibitNullCharactersValidator): the schema says so.
+NO_NUL = "^[^\\u0000]*$"
+
+
+def text_without_nul(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
+    """drf-spectacular post-processing hook: every free text of a request body (a string without its
+    own pattern, enum or format) documents that it may not hold NUL, which DRF refuses in any text."""
+
+    def walk(schema: Any) -> None:
+        if not isinstance(schema, dict):
+            return
+        if schema.get("type") == "string" and not {"pattern", "enum", "format"} & schema.keys():
+            schema["pattern"] = NO_NUL
+        for sub in schema.get("properties", {}).values():
+            walk(sub)
+        walk(schema.get("items"))
+        for key in ("allOf", "oneOf", "anyOf"):
+            for sub in schema.get(key, []):
+                walk(sub)
+
+    for name, schema in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request"):
+            walk(schema)
+    return result

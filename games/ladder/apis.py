@@ -14,6 +14,7 @@ from rest_framework.views import APIView
 from games.ladder.selectors import notices_of
 from games.models import Player
 from games.streams import incident_notices
+from tute_site.api import QueryIntegerField, query_input
 
 
 class MyNoticesApi(APIView):
@@ -25,7 +26,7 @@ class MyNoticesApi(APIView):
         class Meta:
             ref_name = "NoticesParams"
 
-        after = serializers.IntegerField(
+        after = QueryIntegerField(
             required=False, min_value=0, help_text="The last notice id seen; without it, the last 5 minutes."
         )
 
@@ -44,7 +45,7 @@ class MyNoticesApi(APIView):
         ),
     )
     def get(self, request: Request) -> Response:
-        params = self.FilterSerializer(data=request.query_params)
+        params = self.FilterSerializer(data=query_input(request))
         params.is_valid(raise_exception=True)
         player = Player.objects.filter(user_id=request.user.pk or 0).first()
         notices: list[dict[str, Any]] = []

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from games.bots import get_bot
@@ -418,18 +418,20 @@ def house_bot_turns_requeue(*, limit: int = 1000) -> int:
 
     A worker calls this when it connects to the broker (tute_site.celery): turns whose task was lost
     while no worker was connected, or with a broker restart, are played at once instead of when their
-    deadline passes. A turn queued twice is played once (bot_turn_play checks the ply).
+    deadline passes. A turn queued twice is played once (bot_turn_play checks the ply). Each goes on the
+    queue its turn would take (a match of house bots only: TUTE_BOT_ONLY_QUEUE).
     """
     waiting = list(
         Seat.objects.filter(
             match__status=Match.Status.IN_PROGRESS, index=F("match__turn_seat"), player__isnull=True
         )
         .exclude(bot_level="")
+        .annotate(seated=Exists(Seat.objects.filter(match=OuterRef("match"), player__isnull=False)))
         .order_by("match__turn_deadline")
-        .values_list("match_id", "match__ply")[:limit]
+        .values_list("match_id", "match__ply", "seated")[:limit]
     )
-    for match_id, ply in waiting:
-        queue_house_bot(match_id, ply)
+    for match_id, ply, seated in waiting:
+        queue_house_bot(match_id, ply, players=seated)
     return len(waiting)
 
 

@@ -101,7 +101,7 @@ def test_a_bot_account_is_labelled_as_a_bot(player: Player, token_client: Client
         ({"game": "tute2", "options": ["stock_duty"]}, 400, "invalid"),
         ({"game": "tute2", "format": "best_of", "games": 0}, 400, "invalid"),
         ({"game": "tute2", "seats": [{"bot": "god"}, {}]}, 400, "invalid_seats"),
-        ({"game": "tute2", "seats": [{"player": "ghost"}, {}]}, 400, "unknown_player"),
+        ({"game": "tute2", "seats": [{"player": "ghost"}, {}]}, 404, "unknown_player"),
         ({"game": "tute2", "seats": [{}, {}, {}]}, 400, "invalid"),
         ({"game": "tute2", "seats": [{"bot": "rule"}]}, 400, "invalid"),  # never padded (issue 17)
         ({"game": "pocha", "players": 4, "seats": [{"bot": "rule"}] * 3}, 400, "invalid"),

@@ -46,6 +46,7 @@ from games.services import (
     bot_turn_play,
     challenge_accept,
     challenge_decline,
+    house_bot_turns_requeue,
     match_abort,
     match_call_off,
     match_create,
@@ -1183,6 +1184,36 @@ def test_house_bot_turns_of_bot_only_matches_go_on_their_own_queue(
     turns = [queue for name, queue in queues if name == bot_play_turn.name]
     assert turns == [settings.CELERY_TASK_DEFAULT_QUEUE, settings.TUTE_BOT_ONLY_QUEUE]
     assert settings.TUTE_BOT_ONLY_QUEUE in [q.name for q in settings.CELERY_TASK_QUEUES]
+
+
+def test_turns_queued_again_when_a_worker_connects_take_the_same_queues(
+    player: Player, django_capture_on_commit_callbacks: Any, settings: Any
+) -> None:
+    # given: a house bot to act in a match with a person, and in a match of house bots only
+    with mock.patch.object(app, "send_task"), django_capture_on_commit_callbacks(execute=True):
+        with_person = match_create(
+            created_by=player, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=player.handle)]
+        )
+        bots_only = match_create(created_by=player, game="pocha", seats=[SeatSpec(bot="rule")] * 3)
+    queues: list[tuple[Any, Any]] = []
+
+    def record(name: str, args: Any = None, kwargs: Any = None, **options: Any) -> None:
+        if name == bot_play_turn.name:
+            queues.append((args[0], options.get("queue")))
+
+    # when: a worker connects and every waiting house bot's turn is queued again
+    with (
+        mock.patch.object(app, "send_task", side_effect=record),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        queued = house_bot_turns_requeue()
+
+    # then: each on the queue its turn took at first
+    with_person.refresh_from_db()
+    expected = {bots_only.pk: settings.TUTE_BOT_ONLY_QUEUE}
+    if with_person.seats.get(index=with_person.turn_seat).bot_level:
+        expected[with_person.pk] = settings.CELERY_TASK_DEFAULT_QUEUE
+    assert queued == len(expected) and dict(queues) == expected
 
 
 def test_an_account_may_have_only_so_many_open_matches(player: Player, settings: Any) -> None:

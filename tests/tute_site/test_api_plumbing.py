@@ -456,3 +456,39 @@ def test_a_body_in_a_declared_charset_other_than_utf8_is_read_in_it() -> None:
     body = '{"name": "Caña"}'.encode("latin-1")  # not UTF-8
     parsed = JSONParser().parse(io.BytesIO(body), "application/json", {"encoding": "latin-1"})
     assert parsed == {"name": "Caña"}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "page_size=true",  # DRF's own paginator served the default page
+        "page_size=0",
+        "page_size=-3",
+        "page=1&page=2",  # the last one was taken quietly
+        "page_size=5&page_size=6",
+        "status=finished&status=open",
+        "ordering=",  # a blank value was taken for an absent one, and its default
+        "game=",
+    ],
+)
+def test_a_malformed_or_repeated_query_parameter_is_a_400(anon_client: APIClient, query: str) -> None:
+    response = anon_client.get(f"/api/v1/matches/?{query}")
+    assert response.status_code == 400, response.content
+    assert set(response.json()) == {"code", "message", "detail"}
+
+
+def test_a_page_size_past_the_largest_gets_the_largest_page(anon_client: APIClient) -> None:
+    assert anon_client.get("/api/v1/matches/?page_size=1000").status_code == 200
+    schema = anon_client.get("/api/v1/schema/?format=json").json()
+    params = {p["name"]: p["schema"] for p in schema["paths"]["/api/v1/matches/"]["get"]["parameters"]}
+    assert params["page"]["minimum"] == 1 and params["page_size"]["minimum"] == 1
+
+
+def test_the_ladder_leaderboard_documents_its_games_and_its_pages(anon_client: APIClient) -> None:
+    schema = anon_client.get("/api/v1/schema/?format=json").json()
+    operation = schema["paths"]["/api/v1/ladder/{game}/leaderboard/"]["get"]
+    [game] = [p for p in operation["parameters"] if p["name"] == "game"]
+    assert sorted(game["schema"]["enum"]) == ["pocha", "tute2", "tute4"]
+    page = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    assert "results" in json.dumps(page) or "$ref" in page
+    assert anon_client.get("/api/v1/ladder/tute2/leaderboard/").json()["results"] == []
