@@ -563,6 +563,19 @@ def board_numbers(match: Match) -> list[int]:
     return sorted({g.board for g in match.games.all() if g.board is not None})
 
 
+def board_rows(match: Match) -> list[dict[str, Any]]:
+    """A finished duplicate match's boards for its result: each board's number and, when the result has
+    them (Tute: ``board_differences``), each match side's score difference on it. No query (prefetched
+    games)."""
+    if match.status != Match.Status.FINISHED:
+        return []
+    differences = (match.result or {}).get("board_differences") or []
+    return [
+        {"board": b, "differences": differences[b] if b < len(differences) else None}
+        for b in board_numbers(match)
+    ]
+
+
 def duplicate_board_summary(*, match: Match, board: int) -> list[dict[str, Any]]:
     """The board's part of a duplicate match's result: each match side's names and its score difference
     on this board (``board_differences`` of the result, docs/RULES.md)."""

@@ -156,6 +156,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "scoresheet": selectors.pocha_scoresheet(match=match, replay=replay),
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "in_tournament": selectors.tournament_of_match(match=match),
+            "boards": selectors.board_rows(match),
             "verify_games": verify_panel(match),
             "luck": luck_rows(match, my_seat),
             "verify_strings": verify_strings(),

@@ -163,3 +163,17 @@ def test_a_board_page_is_only_for_a_finished_duplicate_match(client: Client) -> 
         created_by=alice, game="tute2", seats=[alice, "rule"], format=Match.Format.DUPLICATE, format_target=1
     )
     assert client.get(f"/matches/{running.pk}/boards/0/").status_code == 404
+
+
+def test_the_boards_are_listed_even_when_the_result_has_no_differences_by_board() -> None:
+    from web.selectors import board_rows
+
+    alice = person("alice")
+    match = duplicate("tute2", [alice, "rule"], boards=2)
+    loaded = match_page(match_id=match.pk)
+    assert loaded is not None and loaded.result is not None
+    differences = loaded.result["board_differences"]
+    assert board_rows(loaded) == [{"board": b, "differences": differences[b]} for b in (0, 1)]
+    # a duplicate result that scores its boards otherwise (duplicate Pocha: by player) still links them
+    loaded.result = {k: v for k, v in loaded.result.items() if k != "board_differences"}
+    assert board_rows(loaded) == [{"board": 0, "differences": None}, {"board": 1, "differences": None}]
