@@ -12,7 +12,7 @@ What it does:
 2. Makes ``--bots`` bot accounts (two per owner, so the per-owner limits are the defaults' and never
    the bottleneck), each validated for Tute 2 (validation is issue 21's too, but not what this measures)
    and opted in to the Tute 2 ladder.
-3. Starts gunicorn (gthread, 2 workers x 40 threads: one thread per open event stream) and, as
+3. Starts gunicorn (gthread, 2 workers x 40 threads, at most 30 open event streams each) and, as
    docs/DEPLOY.md lays them out, one Celery worker with its beat (``-B``: the matchmaker every
    ``TUTE_LADDER_TICK_SECONDS``, the clock's sweeper) on the queues players and bots wait for
    (``celery``, ``bots``), concurrency 2, and one on the ``background`` queue (games' luck figures),
@@ -66,6 +66,7 @@ from bench.api import (
 )
 
 BENCH_DB = "tute_bench_ladder"
+THREADS = 40  # gunicorn's threads per worker (2 workers)
 DEFAULT_POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/13"  # flushed: give a database of your own
 TICK_LINE = re.compile(r"ladder tick: \d+ matches, \d+ validation matches, \d+ settled in ([0-9.]+) s")
@@ -233,7 +234,8 @@ def run_bots(
     measures: Measures,
     poll_interval: float = 1.0,
     move_seconds: float = 15.0,
-) -> None:
+) -> float:
+    """Run the bots for ``minutes``; the time they were told to stop."""
     from client.tute_client import run_bot
 
     stop = threading.Event()
@@ -269,9 +271,11 @@ def run_bots(
         thread.start()
         time.sleep(0.02)
     time.sleep(minutes * 60)
+    stopped = time.time()  # from here the bots quit, each after its next event: their turns may time out
     stop.set()
     for thread in threads:
         thread.join(timeout=360)
+    return stopped
 
 
 # -- the worker with its beat ---------------------------------------------------------------------------
@@ -371,9 +375,16 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     database_url = f"{args.postgres}/{args.database}"
     env = child_env(database_url, "", data_dir)
     env.update(CELERY_BROKER_URL=args.redis, TUTE_EVENTS_URL=args.redis, TUTE_SWEEP_SECONDS="5")
-    # Every simulated bot streams from this one address, and the bench gives gunicorn a thread per stream:
-    # the per-address and per-process stream caps (issue 16) are raised to fit the bench, not removed.
-    env.update(TUTE_STREAMS_PER_ADDRESS=str(args.bots * 2), TUTE_STREAMS_PER_PROCESS=str(args.bots))
+    # Every simulated bot streams from this one address: the per-address cap (issue 16) is raised to fit
+    # the bench, not removed. The per-process cap stays below gunicorn's threads, as the settings say: a
+    # gthread worker takes connections whether or not it has a free thread, and one that held a stream
+    # on every thread (40 of 40: the kernel gave one worker nearly all of them) left the bots' actions
+    # queued behind the streams there, for seconds, till their clocks ran out. A stream refused by a full
+    # process (503 streams_busy) reconnects and lands on the other.
+    env.update(
+        TUTE_STREAMS_PER_ADDRESS=str(args.bots * 2),
+        TUTE_STREAMS_PER_PROCESS=str(THREADS * 3 // 4),
+    )
     recreate_database(args.postgres, args.database)
     flush = redis.Redis.from_url(args.redis)
     flush.flushdb()
@@ -389,7 +400,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     print(
         f"# {args.bots} bots ({round(args.bots * args.poll_share)} polling every {args.poll_interval:g} s, the rest "
         "streaming), Tute 2 ladder, "
-        f"{args.minutes:g} minutes; gunicorn gthread 2 x 40 threads; one worker, concurrency {args.concurrency}, "
+        f"{args.minutes:g} minutes; gunicorn gthread 2 x {THREADS} threads, at most {THREADS * 3 // 4} streams each; one worker, concurrency {args.concurrency}, "
         "with its beat (queues celery and bots), one for the background queue (concurrency 1, nice 10); "
         "default ladder settings (tick 10 s, 2 matches at once per bot, 15 s a move)",
         flush=True,
@@ -398,7 +409,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     # (games' luck figures, slow and waited for by nobody) on a worker of its own at a lower CPU priority.
     worker = Worker({**env, "DJANGO_LOG_LEVEL": "INFO"}, args.concurrency, data_dir, queues="celery,bots")
     background = Worker(env, 1, data_dir, queues="background", beat=False, nice=10)
-    server = Server(workers=2, worker_class="gthread", threads=40, env=env)
+    server = Server(workers=2, worker_class="gthread", threads=THREADS, env=env)
     measures = Measures()
     worker_log = ""
     logging.getLogger("client.tute_client").addHandler(WarningCounter(measures))
@@ -406,7 +417,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     try:
         server.wait_healthy()
         started = time.time()
-        run_bots(
+        stopped = run_bots(
             f"http://127.0.0.1:{server.port}",
             accounts,
             args.poll_share,
@@ -414,7 +425,6 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             measures,
             poll_interval=args.poll_interval,
         )
-        stopped = time.time()
         time.sleep(15)  # the last ratings tasks
         rows = run_child(__file__, "report", env, str(started), str(stopped))
     finally:

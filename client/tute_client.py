@@ -572,8 +572,10 @@ def _run_polling(
                 }
                 if on_event is not None:
                     on_event(event)
-                played.add((turn["match"], turn["ply"]))
                 _play_turn(client, choose, event)
+                # Only once the action got an answer: after a server error or a lost connection the
+                # turn is still listed at the next poll, and is played then (its clock still runs).
+                played.add((turn["match"], turn["ply"]))
                 if _is_set(stop):
                     return
             failures = 0

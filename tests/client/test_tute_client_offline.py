@@ -181,3 +181,45 @@ def test_run_bot_declines_when_the_policy_says_no(pauses: list[float]) -> None:
     run_bot(client, lambda e: e["legal"][0], accept_challenges=lambda e: e["game"] == "tute2", stop=stop)
 
     assert client.accepted == [] and declined == [(3, "the bot declined")]
+
+
+def test_a_polling_bot_plays_a_turn_again_after_its_action_failed(pauses: list[float]) -> None:
+    """A server error or a lost connection on the action leaves the turn to the next poll, which
+    plays it (before the fix the turn was marked played and left to the clock: a timeout)."""
+    stop = threading.Event()
+    turn = {"match": 5, "ply": 9, "seat": 0, "game": "tute2", "deadline": None}
+
+    class Polled(TuteClient):
+        def __init__(self) -> None:
+            super().__init__("http://127.0.0.1:9", "token")
+            self.failures: list[Exception] = [
+                ApiError(503, "http_503", "Service Unavailable"),
+                TransportError("connection reset"),
+            ]
+            self.acted: list[tuple[int, str, int]] = []
+            self.polls = 0
+
+        def notices(self, after: int | None = None) -> Event:
+            return {"results": [], "last": None}
+
+        def my_turns(self) -> list[Event]:
+            self.polls += 1
+            if self.acted or self.polls > 5:  # played (the match moved on), or given up on
+                stop.set()
+                return []
+            return [turn]
+
+        def view(self, match_id: int) -> Event:
+            return {"match": match_id, "ply": 9, "legal": ["play:1C"], "view": {}}
+
+        def act(self, match_id: int, action: str, ply: int, idempotency_key: str | None = None) -> Event:
+            if self.failures:
+                raise self.failures.pop(0)
+            self.acted.append((match_id, action, ply))
+            return {}
+
+    client = Polled()
+    run_bot(client, lambda event: event["legal"][0], poll=True, poll_interval=0.5, stop=stop)
+
+    assert client.acted == [(5, "play:1C", 9)]  # the third poll played it
+    assert 1.0 in pauses and 2.0 in pauses  # the polls after each failure backed off
