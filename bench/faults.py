@@ -139,15 +139,18 @@ from django.utils import timezone
 from games.models import Action, Match
 from ratings.models import RatedMatch, RatingChange
 from tournaments.models import TournamentMatch
-rows = {m["id"]: m for m in Match.objects.values("id", "ply", "status", "rated", "finished_at")}
+# One statement for the rows and their actions: a consistent picture while the matches play on.
+rows = {
+    m["id"]: m
+    for m in Match.objects.annotate(n=Count("actions")).values("id", "ply", "n", "status", "rated", "finished_at")
+}
 # When each match first moved after SINCE (an action, or its end): the resume time, to the millisecond,
 # however long this snapshot itself takes to start.
 since = datetime.fromtimestamp(SINCE, tz=dt_timezone.utc)
 moved = {m: r["finished_at"] for m, r in rows.items() if r["finished_at"] and r["finished_at"] > since}
 for m, at in Action.objects.filter(created_at__gt=since).values_list("match").annotate(at=Min("created_at")):
     moved[m] = min(at, moved.get(m, at))
-counts = dict(Action.objects.values_list("match").annotate(n=Count("id")))
-lost = sorted(m for m, r in rows.items() if counts.get(m, 0) != r["ply"])
+lost = sorted(m for m, r in rows.items() if r["n"] != r["ply"])
 finished_rated = [m for m, r in rows.items() if r["status"] == "finished" and r["rated"]]
 ledger = set(RatedMatch.objects.values_list("match_id", flat=True))
 dup_turns = Action.objects.values("match", "ply").annotate(n=Count("id")).filter(n__gt=1).count()
@@ -159,6 +162,7 @@ print(json.dumps({
     "plies": {str(m): r["ply"] for m, r in rows.items()},
     "moved_at": {str(m): at.timestamp() for m, at in moved.items()},
     "status": {str(m): r["status"] for m, r in rows.items()},
+    "finished_at": {str(m): r["finished_at"].timestamp() for m, r in rows.items() if r["finished_at"]},
     "lost": lost,
     "rated_ok": sum(1 for m in finished_rated if m in ledger),
     "rated_total": len(finished_rated),
@@ -234,6 +238,8 @@ def wait_resumed(
     moved: dict[str, float] = {}
     while time.time() - back_at < RESUME_TIMEOUT and len(moved) < len(in_play):
         now = snapshot(env, since=back_at)
+        # A match that ended between the snapshot before and the fault was not in play when it struck.
+        in_play -= {m for m, at in now["finished_at"].items() if at <= back_at}
         for m in in_play & now["moved_at"].keys():
             moved[m] = now["moved_at"][m] - back_at
         time.sleep(0.5)

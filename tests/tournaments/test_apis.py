@@ -404,3 +404,8 @@ def test_an_organiser_renames_a_house_bot_entrant(orga_api: APIClient, client_fo
         e["name"] for e in client_for(None).get(f"/api/v1/tournaments/{t['id']}/entrants/").json()["results"]
     ]
     assert sorted(names) == ["Rule bot 2", "Sota de bastos"]
+    # a PATCH without a name changes nothing (it was a 400, though the schema makes name optional)
+    same = orga_api.patch(url, {}, format="json")
+    assert same.status_code == 200 and same.json()["name"] == "Sota de bastos"
+    missing = orga_api.patch(f"/api/v1/tournaments/{t['id']}/entrants/999999/", {}, format="json")
+    assert (missing.status_code, missing.json()["code"]) == (404, "entrant_not_found")

@@ -492,3 +492,34 @@ def test_the_ladder_leaderboard_documents_its_games_and_its_pages(anon_client: A
     page = operation["responses"]["200"]["content"]["application/json"]["schema"]
     assert "results" in json.dumps(page) or "$ref" in page
     assert anon_client.get("/api/v1/ladder/tute2/leaderboard/").json()["results"] == []
+
+
+def test_a_text_field_takes_a_string_only() -> None:
+    # DRF's CharField took the number for its text ("-3874"): the schema says type string
+    client = token_client(PlayerFactory())
+    made = client.post("/api/v1/clubs/", {"name": "Peña", "slug": 2636797}, format="json")
+    assert made.status_code == 400 and made.json()["detail"] == {"slug": ["Not a valid string."]}
+    bot = client.post("/api/v1/bots/", {"handle": "b1", "display_name": -3874}, format="json")
+    assert bot.status_code == 400 and "display_name" in bot.json()["detail"]
+    assert not Player.objects.filter(handle="b1").exists()
+
+
+def test_the_schema_describes_text_seeds_flags_and_points(anon_client: APIClient) -> None:
+    schemas = anon_client.get("/api/v1/schema/?format=json").json()["components"]["schemas"]
+    # text refuses NUL; a client seed is printable ASCII without ':'; the rules flags are named and typed
+    assert schemas["ClubCreateInputRequest"]["properties"]["name"]["pattern"] == "^[^\\u0000]*$"
+    seed = schemas["MatchJoinInputRequest"]["properties"]["client_seed"]
+    assert seed["pattern"] == "^[ -9;-~]{1,64}$" and seed["nullable"] is True
+    options = schemas["MatchCreateInputRequest"]["properties"]["options"]
+    assert options["additionalProperties"] is False and options["properties"]["deck48"] == {"type": "boolean"}
+    assert options["properties"]["stock_duty"]["enum"] == ["full", "trump_lead_only", "free"]
+
+
+@pytest.mark.parametrize("points", ["1e99999", "1/0", "x", "nan"])
+def test_correction_points_in_text_are_a_number_or_a_fraction(points: str) -> None:
+    from tournaments.apis import PointInput
+
+    field = PointInput()
+    with pytest.raises(Exception, match="A number or a fraction"):
+        field.run_validation(points)
+    assert str(field.run_validation("1/3")) == "1/3" and str(field.run_validation("-0.5")) == "-1/2"
