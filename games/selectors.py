@@ -141,7 +141,10 @@ def board_detail(*, board_id: int) -> Board:
 
 def boards_sealed(match: Match) -> bool:
     """Whether some game of ``match`` was dealt from a board that other tables still play: its records,
-    seeds and cards stay secret until the board is revealed (games.services.boards)."""
+    seeds and cards stay secret until the board is revealed (games.services.boards). Only duplicate
+    matches play boards: no query for the others."""
+    if match.format != Match.Format.DUPLICATE:
+        return False
     return match.games.filter(dealt_from__isnull=False, dealt_from__revealed_at__isnull=True).exists()
 
 

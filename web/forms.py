@@ -161,9 +161,19 @@ class TournamentForm(forms.Form):
             (Match.Format.SINGLE, _("One game")),
             (Match.Format.BEST_OF, _("Best of N games")),
             (Match.Format.FIRST_TO, _("First to N games won")),
+            (Match.Format.DUPLICATE, _("Duplicate: every table plays the same N boards")),
         ],
     )
     match_target = forms.IntegerField(label=_("N"), min_value=1, max_value=99, initial=1)
+    duplicate_scoring = forms.ChoiceField(
+        label=_("Scoring (duplicate)"),
+        choices=[
+            (Tournament.DuplicateScoring.MATCHPOINTS, _("Matchpoints: 2 per table beaten on the same cards")),
+            (Tournament.DuplicateScoring.TOTAL_POINTS, _("Total points on the same cards")),
+        ],
+        initial=Tournament.DuplicateScoring.MATCHPOINTS,
+        required=False,
+    )
     third_place = forms.BooleanField(
         label=_("Third-place match (single elimination)"),
         required=False,
@@ -289,6 +299,7 @@ class TournamentForm(forms.Form):
             format=data["format"],
             match_format=data["match_format"],
             match_target=data["match_target"],
+            duplicate_scoring=data.get("duplicate_scoring") or Tournament.DuplicateScoring.MATCHPOINTS,
             third_place=data["third_place"],
             grand_final_reset=not data["no_grand_final_reset"],
             double_round_robin=data["double_round_robin"],

@@ -48,3 +48,37 @@ def test_the_score_sheet_of_a_board_is_shown_once_every_table_has_played_it(clie
     assert english_left(spanish) == []
     assert english_left(client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()) == []
     assert client.get(f"/tournaments/{t.pk}/boards/9/").status_code == 404
+
+
+def test_an_organiser_creates_a_duplicate_tournament_from_the_form(client: Client) -> None:
+    from django.urls import reverse
+
+    from tournaments.models import Club
+
+    ana = person("ana")
+    club_create(name="Peña", slug="pena", by=ana)
+    client.force_login(ana.user)
+    form = client.get(reverse("web:tournament-new"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Duplicado: todas las mesas juegan las mismas N manos" in form and "Puntos totales" in form
+    response = client.post(
+        reverse("web:tournament-new"),
+        {
+            "club": Club.objects.get().pk,
+            "name": "Duplicado de otoño",
+            "game": "tute4",
+            "format": "swiss",
+            "swiss_rounds": "3",
+            "match_format": "duplicate",
+            "match_target": "4",
+            "duplicate_scoring": "total_points",
+            "registration": "open",
+            "seeding": "rating",
+        },
+    )
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302
+    assert (tournament.match_format, tournament.match_target, tournament.duplicate_scoring) == (
+        "duplicate",
+        4,
+        "total_points",
+    )
