@@ -449,7 +449,8 @@ def run_bot(
       turns once the server is back; a connection that stayed up that long starts the count afresh).
       On each connection the server sends again every challenge and turn still waiting.
     - ``poll=True`` plays without a stream: every ``poll_interval`` seconds it lists the bot's turns
-      (``GET /api/v1/bots/me/turns/``) and its notices; challenges are then left to ``auto_accept``.
+      (``GET /api/v1/bots/me/turns/``) and its notices; challenges are then left to ``auto_accept``. A
+      turn whose action got a server error or lost its connection is played again at the next poll.
     - ``stream_seconds`` asks the server to end each connection after that long (the default is its
       maximum, an hour). ``on_event`` sees every event first (logging, bookkeeping).
 
