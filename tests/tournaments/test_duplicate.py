@@ -285,3 +285,21 @@ def test_people_and_house_bots_play_a_duplicate_swiss_to_the_end(
     )
     assert seated == handles
     assert [r["entrant"] for r in t.final_standings] and len(t.final_standings) == 4
+
+
+def test_a_duplicate_tournaments_results_are_not_corrected_by_hand(
+    make_tournament: Callable[..., Tournament], organiser: Player
+) -> None:
+    from tournaments.errors import InvalidCorrection
+    from tournaments.services import result_correct
+
+    t = bots_tournament(make_tournament, organiser, 2, format="round_robin", match_target=1)
+    t = run_to_end(t, lambda tm: None)
+    tm = TournamentMatch.objects.get(tournament=t, kind="match")
+    before = tm.points
+    with pytest.raises(InvalidCorrection, match="not corrected by hand"):
+        result_correct(
+            tournament_id=t.pk, tournament_match_id=tm.pk, by=organiser, winner=entrants_in(tm)[0].pk
+        )
+    tm.refresh_from_db()
+    assert tm.points == before

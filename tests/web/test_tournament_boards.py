@@ -48,6 +48,9 @@ def test_the_score_sheet_of_a_board_is_shown_once_every_table_has_played_it(clie
     assert english_left(spanish) == []
     assert english_left(client.get(f"/tournaments/{t.pk}/", HTTP_ACCEPT_LANGUAGE="es").content.decode()) == []
     assert client.get(f"/tournaments/{t.pk}/boards/9/").status_code == 404
+    # the organiser is offered no hand correction: the points come from the cards
+    client.force_login(t.created_by.user)
+    assert "correct-form" not in client.get(f"/tournaments/{t.pk}/").content.decode()
 
 
 def test_an_organiser_creates_a_duplicate_tournament_from_the_form(client: Client) -> None:

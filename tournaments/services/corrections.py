@@ -21,7 +21,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from games.models import Player
+from games.models import Match, Player
 from tournaments.errors import CorrectionBlocked, InvalidCorrection, TournamentMatchNotFound
 from tournaments.models import Correction, Round, Tournament, TournamentMatch
 from tournaments.pairing import BracketError
@@ -73,6 +73,11 @@ def result_correct(
         raise InvalidCorrection("The match has no result yet.")
     if tm.kind == TournamentMatch.Kind.BYE:
         raise InvalidCorrection("A bye has no result to correct.")
+    if tournament.match_format == Match.Format.DUPLICATE:
+        raise InvalidCorrection(
+            "A duplicate tournament's points come from the cards played, compared with the other tables "
+            "on the same boards: they are not corrected by hand (a no-show is recorded as such)."
+        )
     entrants = slot_entrants(tm)
     new_points, position = _new_result(tournament, entrants, winner, points)
     _check_details(len(entrants), new_points, games_won, card_points)

@@ -44,8 +44,8 @@ def duplicate_round_score(tournament: Tournament, round_: Round) -> None:
     tables (matchpoints or total points), as far as the round has been played.
 
     A bye and a walkover's winner score the round's mean over the entrants who played; a walkover's
-    loser 0. An entrant who conceded keeps at most 0, the other side at least the mean. A result an
-    organiser corrected keeps the correction.
+    loser 0. An entrant who conceded keeps at most 0, the other side at least the mean. (Results are not
+    corrected by hand in a duplicate tournament; a row with a correction from before is left as it is.)
     """
     points = round_points(tournament, round_)
     rows = list(
