@@ -511,6 +511,23 @@ def board_plays(*, games: QuerySet[Game]) -> list[BoardPlay]:
     return _with_versus(plays)
 
 
+def board_play_items(plays: list[BoardPlay], *, tables: dict[int, str] | None = None) -> list[dict[str, Any]]:
+    """The plays of a board as the board templates show them (web/_board_plays.html): each with its number,
+    the ids of its replay viewer and the viewer's data, its seats named by who held them; ``tables`` names
+    each play's table by its match id (a duplicate tournament's board)."""
+    return [
+        {
+            "play": play,
+            "number": n,
+            "table": (tables or {}).get(play.match_id),
+            "data_id": f"play-{n}-data",
+            "prefix": f"p{n}-",
+            "replay": replay_whole(play.replay, names=[h.name for h in play.holders]),
+        }
+        for n, play in enumerate(plays, start=1)
+    ]
+
+
 def _with_versus(plays: list[BoardPlay]) -> list[BoardPlay]:
     """Each side's score against the average of every play of the same cards (of the same game side)."""
     if len(plays) < 2:

@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games.models import Match
+from games.models import Game, Match
 from tournaments.errors import TournamentBoardNotFound
 from tournaments.models import Tournament
 from tournaments.selectors import (
@@ -54,6 +54,7 @@ from web.forms import (
     RegisterForm,
     TournamentForm,
 )
+from web.jsi18n import js_strings
 from web.people import request_player, signed_in_player
 
 TOURNAMENT_STATUSES = [s.value for s in Tournament.Status]
@@ -93,13 +94,18 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 
 def tournament_board(request: HttpRequest, tournament_id: int, number: int) -> HttpResponse:
     """A duplicate tournament's board: its travelling score sheet (every table's result on the same cards,
-    with matchpoints), shown once every table has played it."""
+    with matchpoints) and every table's play of it side by side, each replayable, shown once every table
+    has played it."""
     tournament = _tournament_or_404(tournament_id)
     try:
         sheet = tournament_board_sheet(tournament=tournament, number=number)
     except TournamentBoardNotFound:
         raise Http404 from None
     hands = max((len(line["holdings"]) for line in sheet["lines"]), default=0)
+    plays: list[selectors.BoardPlay] = []
+    if sheet["revealed"]:  # every table has played the board: how each played the cards is public
+        plays = selectors.board_plays(games=Game.objects.filter(dealt_from_id=sheet["board"]))
+    tables = {line["match"]: line["table"] for line in sheet["lines"]}
     return render(
         request,
         "web/tournament_board.html",
@@ -107,6 +113,8 @@ def tournament_board(request: HttpRequest, tournament_id: int, number: int) -> H
             "tournament": tournament,
             "sheet": sheet,
             "hands": range(hands),
+            "plays": selectors.board_play_items(plays, tables=tables),
+            "js_strings": js_strings(),
             "previous": number - 1 if number > 1 else None,
             "next": number + 1
             if tournament_boards(tournament=tournament).filter(number=number + 1).exists()

@@ -219,16 +219,7 @@ def match_board(request: HttpRequest, match_id: int, board: int) -> HttpResponse
             "board": board,
             "boards": boards,
             "summary": selectors.duplicate_board_summary(match=match, board=board),
-            "plays": [
-                {
-                    "play": play,
-                    "number": n,
-                    "data_id": f"play-{n}-data",
-                    "prefix": f"p{n}-",
-                    "replay": selectors.replay_whole(play.replay, names=[h.name for h in play.holders]),
-                }
-                for n, play in enumerate(plays, start=1)
-            ],
+            "plays": selectors.board_play_items(plays),
             "js_strings": js_strings(),
         },
     )
