@@ -48,6 +48,8 @@ REFUSED_FOR_A_REASON = {
     ("POST /api/v1/matches/", "invalid_rules"),
     # the seats given and `players` disagree, or the game's table has another size
     ("POST /api/v1/matches/", "invalid:seats"),
+    # within the seats: one holds a player and a house bot, a player sits twice (invalid_seats)
+    ("POST /api/v1/matches/", "invalid_seats"),
     # a format, a game and their rounds that do not go together (Pocha plays pocha_tables, Swiss rounds)
     ("POST /api/v1/tournaments/", "invalid_tournament"),
     ("PUT /api/v1/tournaments/{tournament_id}/", "invalid_tournament"),
