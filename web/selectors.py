@@ -520,6 +520,7 @@ def board_play_items(plays: list[BoardPlay], *, tables: dict[int, str] | None = 
             "play": play,
             "number": n,
             "table": (tables or {}).get(play.match_id),
+            "hands_total": play.replay.steps[0]["hands_total"] if play.replay.steps else 1,
             "data_id": f"play-{n}-data",
             "prefix": f"p{n}-",
             "replay": replay_whole(play.replay, names=[h.name for h in play.holders]),
@@ -608,6 +609,44 @@ def duplicate_board_summary(*, match: Match, board: int) -> list[dict[str, Any]]
         }
         for side in range(min(side_count, len(differences[board])))
     ]
+
+
+def pocha_board_summary(*, match: Match, board: int, plays: list[BoardPlay]) -> list[dict[str, Any]]:
+    """A duplicate Pocha board compared player by player: each player held every seat's cards once, and is
+    set against everyone else who held the same cards. One row per player: what it scored with each hand
+    (game seat) of the board and the matchpoints it took there (2 per other holder outscored, 1 per tie),
+    its matchpoints on the board, and its score difference on the board as the match result has it
+    (``board_differences``: the score minus the mean of the others' on the same cards, summed over the
+    hands; docs/TOURNAMENTS.md). No query (``plays`` from ``board_plays``)."""
+    n = match.num_players
+    held: dict[int, list[tuple[int, int]]] = {}  # game seat: (match seat, score) of each holder
+    for play in plays:
+        for side in play.sides[:n]:
+            if side.score is not None:
+                held.setdefault(side.side, []).append((play.holders[side.side].match_seat, side.score))
+    differences = (match.result or {}).get("board_differences") or []
+    row = differences[board] if board < len(differences) else []
+    labels = seat_labels(match)
+    out = []
+    for seat in range(n):
+        hands: list[dict[str, int] | None] = []
+        for hand in range(n):
+            mine = [score for who, score in held.get(hand, []) if who == seat]
+            others = [score for who, score in held.get(hand, []) if who != seat]
+            if not mine:
+                hands.append(None)
+                continue
+            points = sum(2 if mine[0] > o else 1 if mine[0] == o else 0 for o in others)
+            hands.append({"score": mine[0], "matchpoints": points})
+        out.append(
+            {
+                "names": [labels[seat]["name"]],
+                "hands": hands,
+                "matchpoints": sum(h["matchpoints"] for h in hands if h is not None),
+                "difference": row[seat] if seat < len(row) else None,
+            }
+        )
+    return out
 
 
 def _snapshot(

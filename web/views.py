@@ -218,7 +218,12 @@ def match_board(request: HttpRequest, match_id: int, board: int) -> HttpResponse
             "match": match,
             "board": board,
             "boards": boards,
-            "summary": selectors.duplicate_board_summary(match=match, board=board),
+            "summary": []
+            if match.game == Match.GameName.POCHA
+            else selectors.duplicate_board_summary(match=match, board=board),
+            "pocha_summary": selectors.pocha_board_summary(match=match, board=board, plays=plays)
+            if match.game == Match.GameName.POCHA
+            else [],
             "plays": selectors.board_play_items(plays),
             "js_strings": js_strings(),
         },

@@ -14,7 +14,8 @@ from games.models import Action, Game, Match, Player
 from tests.factories import MatchFactory
 from tests.web.conftest import person, play_out
 from tests.web.test_pages import script_json
-from web.selectors import board_plays, match_outcome, match_page, match_replay
+from tests.web.test_spanish import english_left
+from web.selectors import board_plays, match_outcome, match_page, match_replay, pocha_board_summary
 
 pytestmark = pytest.mark.django_db
 
@@ -177,3 +178,47 @@ def test_the_boards_are_listed_even_when_the_result_has_no_differences_by_board(
     # a duplicate result that scores its boards otherwise (duplicate Pocha: by player) still links them
     loaded.result = {k: v for k, v in loaded.result.items() if k != "board_differences"}
     assert board_rows(loaded) == [{"board": 0, "differences": None}, {"board": 1, "differences": None}]
+
+
+def test_a_duplicate_pocha_board_compares_each_player_with_every_holder_of_the_same_cards(
+    client: Client, django_assert_max_num_queries: Any
+) -> None:
+    # given: a finished duplicate Pocha match of three players (each board played three times, rotated)
+    alice = person("alice")
+    match = duplicate("pocha", [alice, "rule", "random"], boards=1)
+    result = Match.objects.get(pk=match.pk).result
+    assert result is not None
+
+    # when: its board's page is opened
+    with django_assert_max_num_queries(7):
+        page = client.get(reverse("web:match-board", args=[match.pk, 0])).content.decode()
+
+    # then: three plays, and a summary row per player: its score with each seat's cards, matchpoints
+    assert page.count('class="play"') == 3
+    loaded = match_page(match_id=match.pk)
+    assert loaded is not None
+    plays = board_plays(games=Game.objects.filter(match=match, board=0))
+    rows = pocha_board_summary(match=loaded, board=0, plays=plays)
+    assert [r["names"] for r in rows] == [["alice"], *[[r["names"][0]] for r in rows[1:]]]
+    for seat, row in enumerate(rows):
+        assert row["difference"] == result["board_differences"][0][seat]
+        assert all(h is not None for h in row["hands"])  # every player held every seat's cards once
+        for hand, cell in enumerate(row["hands"]):
+            scores = {p.holders[hand].match_seat: p.sides[hand].score for p in plays}
+            others = [s for who, s in scores.items() if who != seat]
+            assert cell["score"] == scores[seat]
+            assert cell["matchpoints"] == sum(
+                2 if scores[seat] > o else 1 if scores[seat] == o else 0 for o in others
+            )
+    # every pair of players met on each seat's cards: the board's matchpoints add up to 2 per pair and hand
+    assert sum(r["matchpoints"] for r in rows) == 3 * 3 * 2
+    assert sum(r["matchpoints"] for r in rows) == sum(result["matchpoints"])  # one board: the match's
+    summary = re.search(r'<table class="list" id="board-summary">.*?</table>', page, re.S)
+    assert summary is not None and summary.group(0).count("<tr>") == 4
+    # and: the cards shown are said to be the first hand's (a Pocha game deals many hands)
+    assert 'class="hint first-hand"' in page
+    # and: in Spanish
+    spanish = client.get(reverse("web:match-board", args=[match.pk, 0]), HTTP_ACCEPT_LANGUAGE="es")
+    text = spanish.content.decode()
+    assert "Cartas del asiento 1" in text and "primera de" in text
+    assert english_left(text) == []

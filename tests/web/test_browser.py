@@ -704,3 +704,24 @@ def test_the_main_pages_fit_the_screen_and_pass_axe(
                 "player",
             ):
                 shoot(tab, f"{name}-{size}", tmp_path)
+
+
+def test_a_duplicate_tournaments_board_shows_every_tables_play_side_by_side(
+    page: Any, site: str, tmp_path: Path
+) -> None:
+    from tests.tournaments.conftest import run_to_end
+    from tests.web.test_tournament_boards import duplicate_tournament
+
+    # given: a duplicate tournament played to the end (two tables, each board played twice at each)
+    t = run_to_end(duplicate_tournament(), lambda tm: None)
+    # when: board 1's score sheet is opened
+    page.goto(f"{site}/tournaments/{t.pk}/boards/1/")
+    page.wait_for_selector("#plays .play")
+    # then: every table's play below the sheet, each replayable on its own
+    assert page.locator("#plays .play").count() == 4
+    assert page.locator("#play-3-title a").inner_text().startswith("Table R1.B")
+    page.click("#p3-next-step")
+    assert page.locator("#p3-r-action").inner_text() != "The deal"
+    assert page.locator("#p1-r-action").inner_text() == "The deal"
+    assert_fits_and_accessible(page, "tournament board")
+    shoot(page, "tournament-board", tmp_path)
