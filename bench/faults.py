@@ -335,8 +335,14 @@ def main() -> None:
             fault()
             back_at = time.time()  # wall clock: the database's timestamps are compared with it
             in_play, resumed, seconds = wait_resumed(env, before, back_at)
+            # A rating is a task of its own after the match's last move: give the ones queued around the
+            # fault time to land (up to 30 s) before counting "rated exactly once".
+            settle_until = time.time() + 30
             time.sleep(2)
             after = snapshot(env)
+            while after["rated_ok"] < after["rated_total"] and time.time() < settle_until:
+                time.sleep(2)
+                after = snapshot(env)
             alive = {n: p.poll() is None for n, p in service.procs.items()}
             rows.append((name, in_play, resumed, seconds, after, alive))
             log(f"{name}: {resumed}/{in_play} resumed, {seconds} s; processes alive: {alive}")
