@@ -447,7 +447,10 @@ def run_bot(
       an end without ``bye`` in ``reconnect_delay`` seconds (0.5), doubling with each failure in a row
       up to ``max_reconnect_delay`` (5: a bot's clock is 15 s a move, so a longer pause would cost it
       turns once the server is back; a connection that stayed up that long starts the count afresh).
-      On each connection the server sends again every challenge and turn still waiting.
+      On each connection the server sends again every challenge and turn still waiting. While it
+      waits to reconnect (a drop, or a refusal such as 503 ``streams_busy`` or 429 ``too_many_streams``,
+      whose ``Retry-After`` it respects) the bot polls its turns every ``poll_interval`` seconds, as
+      ``poll=True`` does, so it is never left without a source of turns.
     - ``poll=True`` plays without a stream: every ``poll_interval`` seconds it lists the bot's turns
       (``GET /api/v1/bots/me/turns/``) and its notices; challenges are then left to ``auto_accept``. A
       turn whose action got a server error or lost its connection is played again at the next poll.
@@ -461,6 +464,7 @@ def run_bot(
     if poll:
         _run_polling(client, choose, poll_interval=poll_interval, stop=stop, on_event=on_event)
         return
+    poller = _Poller(client, choose, stop=stop, on_event=on_event)
     delay = reconnect_delay
     while not _is_set(stop):
         said_bye = False
@@ -504,8 +508,8 @@ def run_bot(
         if opened_at is not None and time.monotonic() - opened_at >= max_reconnect_delay:
             delay = reconnect_delay  # up for a good while: this drop is news, not the same trouble again
         pause = max(delay, retry_after)
-        log.warning("event stream %s; reconnecting in %.1f s", problem, pause)
-        _sleep(pause, stop)
+        log.warning("event stream %s; polling, and reconnecting in %.1f s", problem, pause)
+        _poll_while_waiting(poller, pause, poll_interval, stop)
         delay = min(delay * 2, max_reconnect_delay)
 
 
@@ -536,6 +540,77 @@ def _log_notice(event: Event) -> None:
         log.warning("match %s: %s", event["match"], event.get("message"))
 
 
+class _Poller:
+    """The polling path: the bot's notices and pending turns, one round per ``poll``; it remembers the
+    turns it played and the last notice it saw between rounds."""
+
+    def __init__(
+        self,
+        client: TuteClient,
+        choose: Callable[[Event], str],
+        *,
+        stop: threading.Event | None,
+        on_event: Callable[[Event], None] | None,
+    ) -> None:
+        self.client = client
+        self.choose = choose
+        self.stop = stop
+        self.on_event = on_event
+        self.played: set[tuple[int, int]] = set()
+        self.last_notice: int | None = None
+
+    def poll(self) -> float | None:
+        """One round; ``None`` when it went through, else the seconds the server asked to wait (0 if it
+        did not say). Raises :class:`ApiError` for answers that retrying cannot fix (401, a 4xx other
+        than 408 and 429)."""
+        try:
+            self._round()
+        except ApiError as exc:
+            if 400 <= exc.status < 500 and exc.status not in (408, 429):
+                log.error("stopping: the server answered %s", exc)
+                raise
+            log.warning("polling: the server answered %s; trying again", exc)
+            return exc.retry_after or 0.0
+        except TransportError as exc:
+            log.warning("polling: %s; trying again", exc)
+            return 0.0
+        finally:
+            if len(self.played) > 10_000:
+                self.played.clear()
+        return None
+
+    def _round(self) -> None:
+        answer = self.client.notices(self.last_notice)
+        for notice in answer.get("results", []):
+            if self.on_event is not None:
+                self.on_event(notice)
+            _log_notice(notice)
+        if answer.get("last") is not None:
+            self.last_notice = answer["last"]
+        for turn in self.client.my_turns():
+            if (turn["match"], turn["ply"]) in self.played:
+                continue
+            view = self.client.view(turn["match"])
+            if not view.get("legal") or view.get("ply") != turn["ply"]:
+                continue
+            event = {
+                "type": "your_turn",
+                "match": turn["match"],
+                "ply": turn["ply"],
+                "deadline": turn.get("deadline"),
+                "legal": view["legal"],
+                "view": view["view"],
+            }
+            if self.on_event is not None:
+                self.on_event(event)
+            _play_turn(self.client, self.choose, event)
+            # Only once the action got an answer: after a server error or a lost connection the
+            # turn is still listed at the next poll, and is played then (its clock still runs).
+            self.played.add((turn["match"], turn["ply"]))
+            if _is_set(self.stop):
+                return
+
+
 def _run_polling(
     client: TuteClient,
     choose: Callable[[Event], str],
@@ -545,54 +620,31 @@ def _run_polling(
     on_event: Callable[[Event], None] | None,
 ) -> None:
     """``run_bot`` without a stream: the turns list and the notices, every ``poll_interval`` seconds."""
-    played: set[tuple[int, int]] = set()
-    last_notice: int | None = None
+    poller = _Poller(client, choose, stop=stop, on_event=on_event)
     failures = 0
     while not _is_set(stop):
-        try:
-            answer = client.notices(last_notice)
-            for notice in answer.get("results", []):
-                if on_event is not None:
-                    on_event(notice)
-                _log_notice(notice)
-            if answer.get("last") is not None:
-                last_notice = answer["last"]
-            for turn in client.my_turns():
-                if (turn["match"], turn["ply"]) in played:
-                    continue
-                view = client.view(turn["match"])
-                if not view.get("legal") or view.get("ply") != turn["ply"]:
-                    continue
-                event = {
-                    "type": "your_turn",
-                    "match": turn["match"],
-                    "ply": turn["ply"],
-                    "deadline": turn.get("deadline"),
-                    "legal": view["legal"],
-                    "view": view["view"],
-                }
-                if on_event is not None:
-                    on_event(event)
-                _play_turn(client, choose, event)
-                # Only once the action got an answer: after a server error or a lost connection the
-                # turn is still listed at the next poll, and is played then (its clock still runs).
-                played.add((turn["match"], turn["ply"]))
-                if _is_set(stop):
-                    return
-            failures = 0
-        except ApiError as exc:
-            if 400 <= exc.status < 500 and exc.status not in (408, 429):
-                log.error("stopping: the server answered %s", exc)
-                raise
-            failures += 1
-            log.warning("polling: the server answered %s; trying again", exc)
-            _sleep(exc.retry_after or 0.0, stop)
-        except TransportError as exc:
-            failures += 1
-            log.warning("polling: %s; trying again", exc)
-        if len(played) > 10_000:
-            played.clear()
+        wait = poller.poll()
+        if _is_set(stop):
+            return
+        failures = 0 if wait is None else failures + 1
+        if wait:
+            _sleep(wait, stop)
         _sleep(poll_interval if failures == 0 else min(poll_interval * 2**failures, 5.0), stop)
+
+
+def _poll_while_waiting(
+    poller: _Poller, seconds: float, poll_interval: float, stop: threading.Event | None
+) -> None:
+    """Wait ``seconds`` before the stream is opened again, polling the bot's turns every ``poll_interval``
+    meanwhile: a bot whose stream is refused or dropped is never left without a source of turns."""
+    waited = 0.0
+    while waited < seconds and not _is_set(stop):
+        wait = poller.poll()
+        if _is_set(stop):
+            return
+        step = min(max(poll_interval, wait or 0.0), seconds - waited)
+        _sleep(step, stop)
+        waited += step
 
 
 def run_forever(choose: Callable[[Event], str], **run_options: Any) -> None:

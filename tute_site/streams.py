@@ -41,7 +41,8 @@ class StreamsBusy(ApplicationError):
     code = "streams_busy"
     http_status = status.HTTP_503_SERVICE_UNAVAILABLE
     message = "This server holds as many streams as it may: try again shortly, or poll."
-    retry_after = 5
+    #: A process's cap frees up as soon as any stream on it ends: worth trying again soon.
+    retry_after = 1
 
 
 _process_lock = threading.Lock()

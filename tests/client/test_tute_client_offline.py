@@ -84,6 +84,19 @@ class ScriptedClient(TuteClient):
         self.stop = stop
         self.acted: list[tuple[int, str, int]] = []
         self.accepted: list[int] = []
+        self.turns: list[Event] = []  # what polling finds (the turns are {"match", "ply", ...})
+        self.polls = 0
+
+    def notices(self, after: int | None = None) -> Event:
+        return {"results": [], "last": None}
+
+    def my_turns(self) -> list[Event]:
+        self.polls += 1
+        return [turn for turn in self.turns if (turn["match"], "play:1C", turn["ply"]) not in self.acted]
+
+    def view(self, match_id: int) -> Event:
+        turn = next(turn for turn in self.turns if turn["match"] == match_id)
+        return {"match": match_id, "ply": turn["ply"], "legal": ["play:1C"], "view": {}}
 
     def events(self, max_seconds: float | None = None) -> Generator[Event, None, None]:
         if not self.script:  # the end of the script: stop the bot
@@ -123,7 +136,14 @@ def test_run_bot_backs_off_while_the_stream_keeps_failing(pauses: list[float]) -
     client = ScriptedClient([drop, drop, drop, drop, [HELLO, BYE], [HELLO, BYE], drop], stop)
 
     # when: the bot runs through the script
-    run_bot(client, lambda event: event["legal"][0], reconnect_delay=1, max_reconnect_delay=5, stop=stop)
+    run_bot(
+        client,
+        lambda event: event["legal"][0],
+        reconnect_delay=1,
+        max_reconnect_delay=5,
+        poll_interval=60,
+        stop=stop,
+    )
 
     # then: 1, 2, 4, then capped at 5; after the byes at once; a new failure starts from 1 again
     assert pauses == [1, 2, 4, 5, 1]
@@ -134,9 +154,37 @@ def test_run_bot_waits_as_long_as_a_throttled_stream_asks(pauses: list[float]) -
     throttled = ApiError(429, "throttled", "Request was throttled.", retry_after=7)
     client = ScriptedClient([throttled, ApiError(503, "http_503", "Service Unavailable")], stop)
 
-    run_bot(client, lambda event: event["legal"][0], reconnect_delay=1, stop=stop)
+    run_bot(client, lambda event: event["legal"][0], reconnect_delay=1, poll_interval=60, stop=stop)
 
     assert pauses == [7, 2]
+
+
+@pytest.mark.parametrize(
+    "refusal",
+    [
+        ApiError(503, "streams_busy", "This server holds as many streams as it may.", retry_after=5),
+        ApiError(429, "too_many_streams", "Too many open streams: close one first.", retry_after=5),
+        TransportError("connection reset"),
+    ],
+)
+def test_run_bot_polls_its_turns_while_its_stream_is_refused_or_dropped(
+    pauses: list[float], refusal: Exception
+) -> None:
+    """Before the fix a refused stream left the bot idle for Retry-After (5 s or more) with no source
+    of turns: a turn that came meanwhile could run out its clock (the ladder bench's timeouts)."""
+    # given: a stream refused once, and a turn waiting that polling finds
+    stop = threading.Event()
+    client = ScriptedClient([refusal], stop)
+    client.turns = [{"match": 4, "ply": 6, "seat": 1, "game": "tute2", "deadline": None}]
+
+    # when: the bot runs
+    run_bot(client, lambda event: event["legal"][0], reconnect_delay=0.5, poll_interval=1, stop=stop)
+
+    # then: it played the turn by polling while it waited, in steps of poll_interval up to Retry-After,
+    # and once only (the later polls no longer list it), then opened the stream again
+    assert client.acted == [(4, "play:1C", 6)]
+    expected = [1, 1, 1, 1, 1] if isinstance(refusal, ApiError) else [0.5]
+    assert pauses == expected and client.polls == len(expected)
 
 
 def test_run_bot_gives_up_on_a_bad_token(pauses: list[float]) -> None:

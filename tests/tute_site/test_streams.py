@@ -87,6 +87,7 @@ def test_a_process_keeps_threads_for_requests(settings: Any) -> None:
     # then: the third is refused with 503, and ordinary requests are answered
     assert [r.status_code for r in answers] == [200, 200, 503]
     assert answers[2].json()["code"] == "streams_busy"
+    assert answers[2]["Retry-After"] == "1"  # a process's cap frees up as soon as one of its streams ends
     assert Client().get("/health/").status_code == 200
     assert bot_client(bots[2]).get("/api/v1/me/").status_code == 200
 
