@@ -6,6 +6,7 @@ Pure functions of the history rows (``ratings.selectors.player_ratings``): no qu
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +57,41 @@ def _nice_step(span: float) -> float:
     return 10 * power
 
 
+def _value_axis(low: float, high: float) -> tuple[float, float, float]:
+    """The y axis over ``low``..``high``: at least 20 wide, widened to whole steps of a round size."""
+    if high - low < 20:
+        mid = (high + low) / 2
+        low, high = mid - 10, mid + 10
+    step = _nice_step(high - low)
+    return math.floor(low / step) * step, math.ceil(high / step) * step, step
+
+
+def _y_ticks(
+    low: float, high: float, step: float, y_of: Callable[[float], float], label: Callable[[float], str]
+) -> list[Tick]:
+    ticks = []
+    value = low
+    while value <= high + 1e-9:
+        ticks.append(Tick(pos=round(y_of(value), 1), label=label(value)))
+        value += step
+    return ticks
+
+
+def _x_ticks(labels: list[str], x_of: Callable[[int], float]) -> list[Tick]:
+    """Three dated ticks at most: the first, the middle and the last point with a date."""
+    count = len(labels)
+    dated = [i for i, label in enumerate(labels) if label]
+    picks = sorted({dated[0], dated[len(dated) // 2], dated[-1]}) if dated else []
+    return [
+        Tick(
+            pos=round(x_of(i), 1),
+            label=labels[i],
+            anchor="end" if i == count - 1 and count > 1 else "start" if i == 0 and count > 1 else "middle",
+        )
+        for i in picks
+    ]
+
+
 def rating_chart(history: list[dict[str, Any]], *, initial: float | None = None) -> Chart | None:
     """Geometry of a line chart of ``history`` (rows with ``date``, ``rating``, ``match``), oldest first.
 
@@ -70,13 +106,7 @@ def rating_chart(history: list[dict[str, Any]], *, initial: float | None = None)
         values.insert(0, float(initial))
         labels.insert(0, "")
         matches.insert(0, None)
-    low, high = min(values), max(values)
-    if high - low < 20:
-        mid = (high + low) / 2
-        low, high = mid - 10, mid + 10
-    step = _nice_step(high - low)
-    low = math.floor(low / step) * step
-    high = math.ceil(high / step) * step
+    low, high, step = _value_axis(min(values), max(values))
     left, right = PAD_LEFT, WIDTH - PAD_RIGHT
     top, bottom = PAD_TOP, HEIGHT - PAD_BOTTOM
     count = len(values)
@@ -93,21 +123,8 @@ def rating_chart(history: list[dict[str, Any]], *, initial: float | None = None)
         )
         for i, v in enumerate(values)
     ]
-    y_ticks = []
-    value = low
-    while value <= high + 1e-9:
-        y_ticks.append(Tick(pos=round(y_of(value), 1), label=f"{value:.0f}"))
-        value += step
-    dated = [i for i, label in enumerate(labels) if label]
-    picks = sorted({dated[0], dated[len(dated) // 2], dated[-1]}) if dated else []
-    x_ticks = [
-        Tick(
-            pos=round(x_of(i), 1),
-            label=labels[i],
-            anchor="end" if i == count - 1 and count > 1 else "start" if i == 0 and count > 1 else "middle",
-        )
-        for i in picks
-    ]
+    y_ticks = _y_ticks(low, high, step, y_of, lambda value: f"{value:.0f}")
+    x_ticks = _x_ticks(labels, x_of)
     return Chart(
         width=WIDTH,
         height=HEIGHT,
@@ -158,13 +175,7 @@ def skill_chart(rows: list[dict[str, Any]]) -> SkillChart | None:
     skills = [float(row["skill"]) for row in rows]
     running = [round(sum(skills[: i + 1]) / (i + 1), 1) for i in range(len(skills))]
     labels = [row["finished_at"].strftime("%Y-%m-%d") if row["finished_at"] else "" for row in rows]
-    low, high = min(0.0, *skills), max(0.0, *skills)
-    if high - low < 20:
-        mid = (high + low) / 2
-        low, high = min(low, mid - 10), max(high, mid + 10)
-    step = _nice_step(high - low)
-    low = math.floor(low / step) * step
-    high = math.ceil(high / step) * step
+    low, high, step = _value_axis(min(0.0, *skills), max(0.0, *skills))
     left, right = PAD_LEFT, WIDTH - PAD_RIGHT
     top, bottom = PAD_TOP, HEIGHT - PAD_BOTTOM
     count = len(skills)
@@ -179,21 +190,8 @@ def skill_chart(rows: list[dict[str, Any]]) -> SkillChart | None:
         SkillPoint(x=x_of(i), y=y_of(v), skill=v, label=labels[i], match=int(rows[i]["match"]))
         for i, v in enumerate(skills)
     ]
-    y_ticks = []
-    value = low
-    while value <= high + 1e-9:
-        y_ticks.append(Tick(pos=y_of(value), label=f"{value:+.0f}" if value else "0"))
-        value += step
-    dated = [i for i, label in enumerate(labels) if label]
-    picks = sorted({dated[0], dated[len(dated) // 2], dated[-1]}) if dated else []
-    x_ticks = [
-        Tick(
-            pos=x_of(i),
-            label=labels[i],
-            anchor="end" if i == count - 1 and count > 1 else "start" if i == 0 and count > 1 else "middle",
-        )
-        for i in picks
-    ]
+    y_ticks = _y_ticks(low, high, step, y_of, lambda value: f"{value:+.0f}" if value else "0")
+    x_ticks = _x_ticks(labels, x_of)
     return SkillChart(
         width=WIDTH,
         height=HEIGHT,
