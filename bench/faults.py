@@ -119,7 +119,7 @@ for i in range(PEOPLE):
     game = "tute2" if i % 2 == 0 else "pocha"
     seats = [SeatSpec(player=me.handle)] + [SeatSpec(bot="rule")] * (1 if game == "tute2" else 2)
     match = match_create(created_by=me, game=game, seats=seats, rated=True, options={"pocha_sequence": [3, 4, 5, 4, 3]} if game == "pocha" else None)
-    people.append({"match": match.pk, "token": token_create(user=user)})
+    people.append({"match": match.pk, "token": token_create(user=user), "handle": me.handle, "game": game})
 host = player_for_user(user=User.objects.create_user(username="fault-host"))
 for i in range(BOT_ONLY):
     match_create(created_by=host, game="pocha", seats=[SeatSpec(bot="rule")] * 4, rated=True)
@@ -193,6 +193,16 @@ class People(threading.Thread):
         with urllib.request.urlopen(req, timeout=10) as response:
             return json.loads(response.read() or b"null")
 
+    def rematch(self, person: dict[str, Any]) -> None:
+        """A finished match is followed by a new one of the same kind, so every fault finds people in play
+        however fast the machine plays (a lost answer retried may leave one extra open match: harmless)."""
+        game = person["game"]
+        seats = [{"player": person["handle"]}] + [{"bot": "rule"}] * (1 if game == "tute2" else 2)
+        body: dict[str, Any] = {"game": game, "seats": seats, "rated": True}
+        if game == "pocha":
+            body["options"] = {"pocha_sequence": [3, 4, 5, 4, 3]}
+        person["match"] = self.request("POST", "/api/v1/matches/", person["token"], body)["id"]
+
     def run(self) -> None:
         keys: dict[tuple[int, int], str] = {}
         while not self.stop.is_set():
@@ -200,6 +210,9 @@ class People(threading.Thread):
                 match = person["match"]
                 try:
                     view = self.request("GET", f"/api/v1/matches/{match}/view/", person["token"])
+                    if view.get("status") == "finished":
+                        self.rematch(person)
+                        continue
                     legal = view.get("legal") or []
                     if view.get("status") != "in_progress" or not legal:
                         continue
@@ -313,10 +326,14 @@ def main() -> None:
                 check=True, capture_output=True,
             )  # fmt: skip
 
-        def beat_stop() -> None:
+        def beat_stop() -> dict[str, Any]:
+            """A minute without beat: the matches that count are those in play when it comes back (the
+            ones in play before it stopped have mostly ended by then)."""
             service.kill("beat")
             time.sleep(args.beat_stop)
+            in_play = snapshot(env)
             service.start("beat")
+            return in_play
 
         known = {
             "kill": ("kill -9 worker", worker_kill),
@@ -332,7 +349,7 @@ def main() -> None:
         for name, fault in faults:
             before = snapshot(env)
             log(f"fault: {name}")
-            fault()
+            before = fault() or before
             back_at = time.time()  # wall clock: the database's timestamps are compared with it
             in_play, resumed, seconds = wait_resumed(env, before, back_at)
             # A rating is a task of its own after the match's last move: give the ones queued around the

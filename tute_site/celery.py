@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from celery import Celery, bootsteps
-from celery.signals import worker_process_init
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
 
@@ -51,6 +51,22 @@ def queue_on_commit(
     from django.db import transaction
 
     transaction.on_commit(lambda: app.send_task(task_name, args=args, eta=eta, queue=queue), robust=True)
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _close_broken_connections(task: Any = None, **kwargs: Any) -> None:
+    """Django's rule for each request, around each task: a connection that failed and no longer answers,
+    or is older than CONN_MAX_AGE, is closed, and the next query checks it first (CONN_HEALTH_CHECKS).
+
+    Celery's fix-up does this only every CELERY_DB_REUSE_MAX tasks once reuse is on, so a database
+    restart or a terminated backend left a worker process failing every task until then.
+    """
+    if task is not None and getattr(task.request, "is_eager", False):
+        return  # run in the caller's own transaction: its connection is the caller's
+    from django.db import close_old_connections
+
+    close_old_connections()
 
 
 @worker_process_init.connect

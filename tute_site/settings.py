@@ -397,7 +397,8 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_WORKER_SOFT_SHUTDOWN_TIMEOUT = float(os.environ.get("TUTE_WORKER_SOFT_SHUTDOWN_SECONDS", "0"))
 CELERY_TIMEZONE = TIME_ZONE
 # Celery's Django fix-up closes the DB connection around every task unless told to reuse it: a new
-# PostgreSQL connection per bot turn cost ~7 ms a reply (docs/PERFORMANCE.md, issue 4).
+# PostgreSQL connection per bot turn cost ~7 ms a reply (docs/PERFORMANCE.md, issue 4). A reused one
+# that broke is closed around each task by tute_site.celery, as Django does around each request.
 CELERY_DB_REUSE_MAX = env_int("TUTE_CELERY_DB_REUSE_MAX", 1000)
 # Long countdowns are never left on the broker (Redis redelivers them after its visibility timeout):
 # turn clocks are deadlines in the database, and this sweeper finds the overdue ones.

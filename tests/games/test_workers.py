@@ -350,3 +350,36 @@ def test_a_turn_lost_with_a_killed_worker_is_played_once_by_the_next_worker(
     finally:
         redis.delete(UNACKED_KEY, f"{UNACKED_KEY}_index")  # the killed worker's message, never to return
         redis.close()
+
+
+def test_a_worker_whose_database_sessions_were_terminated_goes_on_playing(worker: Worker) -> None:
+    # given: the worker has played a house-bot match (its database connection is open, kept for reuse)
+    host, _ = new_player("host")
+    bots = [SeatSpec(bot="rule"), SeatSpec(bot="random")]
+    first = match_create(created_by=host, game="tute2", seats=bots)
+    wait_for(
+        "the first bot-only match to finish",
+        lambda: Match.objects.filter(pk=first.pk, status=Match.Status.FINISHED).exists() or None,
+        timeout=MATCH_SECONDS,
+        log=worker.log_tail,
+    )
+
+    # when: the database ends every session of the worker (a restart, a failover, an administrator)
+    terminate_backends(worker.name)
+    # and: another match gives it turns to play
+    second = match_create(created_by=host, game="tute2", seats=bots)
+
+    # then: it plays that match to the end (the broken connection is dropped, not reused task after task)
+    finished = wait_for(
+        "the second bot-only match to finish",
+        lambda: Match.objects.filter(pk=second.pk, status=Match.Status.FINISHED).exists() or None,
+        timeout=MATCH_SECONDS,
+        log=worker.log_tail,
+    )
+    assert finished
+    assert_one_action_per_ply(Match.objects.get(pk=second.pk))
+    # and: the dead session cost at most the one task that met it (Celery's fix-up alone reused it for
+    # the next 2,000 tasks, each failing with "the connection is closed")
+    failures = games_task_failures(worker.broker_url)
+    assert len(failures) <= 1, failures
+    assert all("administrator command" in traceback for traceback in failures.values()), failures
