@@ -77,17 +77,23 @@ def error_responses(result: dict[str, Any], generator: Any, request: Any, public
 
 #: DRF's text fields refuse the NUL character (ProhibitNullCharactersValidator): the schema says so.
 NO_NUL = "^[^\\u0000]*$"
+#: Python's whitespace (``str.isspace``), which DRF trims from a text before it checks it is not blank.
+PY_SPACE = "\\t\\n\\u000b\\u000c\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000"
+#: A text that may not be blank: no NUL, and at least one character that trimming keeps.
+NOT_BLANK = f"^[^\\u0000]*[^\\u0000{PY_SPACE}][^\\u0000]*$"
 
 
 def text_without_nul(result: dict[str, Any], generator: Any, request: Any, public: bool) -> dict[str, Any]:
     """drf-spectacular post-processing hook: every free text of a request body (a string without its
-    own pattern, enum or format) documents that it may not hold NUL, which DRF refuses in any text."""
+    own pattern, enum or format) documents that it may not hold NUL, which DRF refuses in any text, and,
+    when it may not be blank, that it needs a character other than the whitespace DRF trims."""
 
     def walk(schema: Any) -> None:
         if not isinstance(schema, dict):
             return
         if schema.get("type") == "string" and not {"pattern", "enum", "format"} & schema.keys():
-            schema["pattern"] = NO_NUL
+            # minLength 1: a field that may not be blank, which "\x1f" is once trimmed
+            schema["pattern"] = NOT_BLANK if schema.get("minLength", 0) >= 1 else NO_NUL
         for sub in schema.get("properties", {}).values():
             walk(sub)
         walk(schema.get("items"))

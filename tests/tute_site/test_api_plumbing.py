@@ -8,6 +8,7 @@ rather than in settings; the counters live in the cache, cleared around each tes
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from games.models import Match, Player
 from games.services import token_create
 from tests.factories import PlayerFactory
 from tute_site.api import AccountAndAddressThrottle
+from tute_site.schema import NOT_BLANK
 
 pytestmark = pytest.mark.django_db
 
@@ -507,7 +509,10 @@ def test_a_text_field_takes_a_string_only() -> None:
 def test_the_schema_describes_text_seeds_flags_and_points(anon_client: APIClient) -> None:
     schemas = anon_client.get("/api/v1/schema/?format=json").json()["components"]["schemas"]
     # text refuses NUL; a client seed is printable ASCII without ':'; the rules flags are named and typed
-    assert schemas["ClubCreateInputRequest"]["properties"]["name"]["pattern"] == "^[^\\u0000]*$"
+    # (and a name may not be blank: a character other than the whitespace DRF trims, "\x1f" included)
+    name_pattern = schemas["ClubCreateInputRequest"]["properties"]["name"]["pattern"]
+    assert name_pattern == NOT_BLANK and "\\u001c-\\u001f" in name_pattern
+    assert re.search(name_pattern.encode().decode("unicode_escape"), "\x1f") is None
     seed = schemas["MatchJoinInputRequest"]["properties"]["client_seed"]
     assert seed["pattern"] == "^[ -9;-~]{1,64}$" and seed["nullable"] is True
     options = schemas["MatchCreateInputRequest"]["properties"]["options"]
