@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import random
 import re
 import signal
@@ -51,11 +50,11 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import drop_database, recreate_database, run_child
+from bench._common import Child, drop_database, recreate_database, run_child
 from bench.api import (
     PROJECT_DIR,
     Server,
@@ -281,7 +280,7 @@ def run_bots(
 # -- the worker with its beat ---------------------------------------------------------------------------
 
 
-class Worker:
+class Worker(Child):
     """``celery -A tute_site worker -B`` (the beat inside) in its own process group, logging at INFO."""
 
     def __init__(
@@ -294,7 +293,6 @@ class Worker:
         beat: bool = True,
         nice: int = 0,
     ) -> None:
-        self.log: IO[bytes] = tempfile.NamedTemporaryFile(prefix="tute-bench-ladder-worker-", suffix=".log")  # noqa: SIM115
         command = [
             *(["nice", "-n", str(nice)] if nice else []),
             sys.executable,
@@ -310,28 +308,7 @@ class Worker:
             "--loglevel",
             "INFO",
         ]
-        self.proc = subprocess.Popen(
-            command,
-            cwd=PROJECT_DIR,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def text(self) -> str:
-        self.log.flush()
-        return Path(self.log.name).read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this bench started, by its id
-                self.proc.wait(timeout=5)
-        self.log.close()
+        super().__init__(command, env, log_prefix="tute-bench-ladder-worker-", grace=20)
 
 
 # -- figures --------------------------------------------------------------------------------------------
