@@ -436,7 +436,10 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     # (games' luck figures, slow and waited for by nobody) on a worker of its own at a lower CPU priority.
     worker = Worker({**env, "DJANGO_LOG_LEVEL": "INFO"}, args.concurrency, data_dir, queues="celery,bots")
     background = Worker(env, 1, data_dir, queues="background", beat=False, nice=10)
-    server = Server(workers=2, worker_class="gthread", threads=THREADS, env=env)
+    # With --log-dir the server logs at INFO: what its streams noticed (a turn found by a periodic look,
+    # not a wake-up; a slow look; a stream replaced by its bot's reconnection) is in gunicorn.log.
+    server_env = {**env, "DJANGO_LOG_LEVEL": "INFO"} if args.log_dir else env
+    server = Server(workers=2, worker_class="gthread", threads=THREADS, env=server_env)
     measures = Measures()
     bots_log = EventLog(Path(args.log_dir, "bots.log")) if args.log_dir else None
     worker_log = ""
