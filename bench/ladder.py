@@ -47,7 +47,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -187,6 +187,30 @@ def make_bot(strength: float, measures: Measures, seed: int) -> Callable[[dict[s
     return choose
 
 
+class EventLog:
+    """One line per event a bot heard (UTC time, bot, type, match, ply, and a bye's reason), to trace a
+    timeout from the bot's side: when its turn reached it, if it did."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = path.open("w", buffering=1)
+        self.lock = threading.Lock()
+
+    def write(self, handle: str, event: dict[str, Any]) -> None:
+        now = datetime.now(UTC).strftime("%H:%M:%S.%f")[:-3]
+        extra = event.get("reason") or event.get("deadline") or ""
+        with self.lock:
+            if self.file.closed:  # a bot still finishing its last turn after the run
+                return
+            self.file.write(
+                f"{now} {handle} {event.get('type')} {event.get('match', '-')} {event.get('ply', '-')} {extra}\n"
+            )
+
+    def close(self) -> None:
+        with self.lock:
+            self.file.close()
+
+
 class WarningCounter(logging.Handler):
     def __init__(self, measures: Measures) -> None:
         super().__init__(logging.WARNING)
@@ -233,8 +257,9 @@ def run_bots(
     measures: Measures,
     poll_interval: float = 1.0,
     move_seconds: float = 15.0,
+    trace: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> float:
-    """Run the bots for ``minutes``; the time they were told to stop."""
+    """Run the bots for ``minutes``; the time they were told to stop. ``trace`` sees each bot's events."""
     from client.tute_client import run_bot
 
     stop = threading.Event()
@@ -246,6 +271,8 @@ def run_bots(
         choose = make_bot(strength, measures, seed=i)
         poll = int((i + 1) * poll_share) > int(i * poll_share)  # spread over the strengths
         options: dict[str, Any] = {"stop": stop}
+        if trace is not None:
+            options["on_event"] = lambda event, handle=account["handle"]: trace(handle, event)
         options.update({"poll": True, "poll_interval": poll_interval} if poll else {"stream_seconds": 300})
 
         def turn(event: dict[str, Any], client: Any = client, choose: Any = choose) -> str:
@@ -386,8 +413,12 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     # (games' luck figures, slow and waited for by nobody) on a worker of its own at a lower CPU priority.
     worker = Worker({**env, "DJANGO_LOG_LEVEL": "INFO"}, args.concurrency, data_dir, queues="celery,bots")
     background = Worker(env, 1, data_dir, queues="background", beat=False, nice=10)
-    server = Server(workers=2, worker_class="gthread", threads=THREADS, env=env)
+    # With --log-dir the server logs at INFO: what its streams noticed (a turn found by a periodic look,
+    # not a wake-up; a slow look; a stream replaced by its bot's reconnection) is in gunicorn.log.
+    server_env = {**env, "DJANGO_LOG_LEVEL": "INFO"} if args.log_dir else env
+    server = Server(workers=2, worker_class="gthread", threads=THREADS, env=server_env)
     measures = Measures()
+    bots_log = EventLog(Path(args.log_dir, "bots.log")) if args.log_dir else None
     worker_log = ""
     logging.getLogger("client.tute_client").addHandler(WarningCounter(measures))
     logging.getLogger("client.tute_client").propagate = False
@@ -401,10 +432,13 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             args.minutes,
             measures,
             poll_interval=args.poll_interval,
+            trace=bots_log.write if bots_log is not None else None,
         )
         time.sleep(15)  # the last ratings tasks
         rows = run_child(__file__, "report", env, str(started), str(stopped))
     finally:
+        if bots_log is not None:
+            bots_log.close()
         if args.log_dir:
             Path(args.log_dir).mkdir(parents=True, exist_ok=True)
             Path(args.log_dir, "gunicorn.log").write_text(server.log_tail(100_000))
@@ -480,7 +514,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--database", default=BENCH_DB, help=f"the bench database, dropped and made anew ({BENCH_DB})"
     )
-    parser.add_argument("--log-dir", help="keep the worker's and gunicorn's logs in this folder")
+    parser.add_argument(
+        "--log-dir",
+        help="keep the worker's and gunicorn's logs, and the bots' events (bots.log), in this folder",
+    )
     args = parser.parse_args(argv)
     if args.child:
         child(args.child[0], args.child[1:])
