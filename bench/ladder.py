@@ -258,6 +258,7 @@ def run_bots(
     poll_interval: float = 1.0,
     move_seconds: float = 15.0,
     trace: Callable[[str, dict[str, Any]], None] | None = None,
+    stream_seconds: float = 300.0,
 ) -> float:
     """Run the bots for ``minutes``; the time they were told to stop. ``trace`` sees each bot's events."""
     from client.tute_client import run_bot
@@ -273,7 +274,9 @@ def run_bots(
         options: dict[str, Any] = {"stop": stop}
         if trace is not None:
             options["on_event"] = lambda event, handle=account["handle"]: trace(handle, event)
-        options.update({"poll": True, "poll_interval": poll_interval} if poll else {"stream_seconds": 300})
+        options.update(
+            {"poll": True, "poll_interval": poll_interval} if poll else {"stream_seconds": stream_seconds}
+        )
 
         def turn(event: dict[str, Any], client: Any = client, choose: Any = choose) -> str:
             client.turn_began = time.perf_counter()
@@ -433,6 +436,7 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             measures,
             poll_interval=args.poll_interval,
             trace=bots_log.write if bots_log is not None else None,
+            stream_seconds=args.stream_seconds,
         )
         time.sleep(15)  # the last ratings tasks
         rows = run_child(__file__, "report", env, str(started), str(stopped))
@@ -506,6 +510,12 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=1.0,
         help="a polling bot's seconds between polls (1, the client's)",
+    )
+    parser.add_argument(
+        "--stream-seconds",
+        type=float,
+        default=300.0,
+        help="a streaming bot asks the server to end each connection after this long (300)",
     )
     parser.add_argument("--concurrency", type=int, default=2, help="worker pool processes (2)")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES_URL)
