@@ -2,6 +2,7 @@
 
     python bench/bot_strength.py [--bot search] [--opponent rule] [--games tute2,tute4,pocha]
                                  [--deals 2000] [--pocha-games 500] [--cheat] [--workers 1] [--seed bench]
+                                 [--budget samples=48,prior=3]
 
 Tute 2 and Tute 4: deal i (dealt from the seed ``"{S}:{game}:{i}"``, the dealer rotating) is played twice,
 ``--bot`` at seat 0 (seats 0+2 in Tute 4) then at seat 1 (seats 1+3), ``--opponent`` in the other seats;
@@ -18,6 +19,8 @@ is 0.25) with a 95% interval.
 Each process plays on one core; ``--workers`` splits the deals over that many processes. Figures are
 printed every ``--every`` deals (``partial``), then once at the end, so a run stopped early still has
 its figure over the deals done. The figures are deterministic for a seed and the bots' budgets.
+``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run: variants are screened
+on the same deals, so their difference is paired.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ if str(PROJECT_DIR) not in sys.path:
 
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
-from games.bots.search import CheatBot  # noqa: E402
+from games.bots.search import Budget, CheatBot, SearchBot  # noqa: E402
 from games.engine import Rules  # noqa: E402
 
 
@@ -65,8 +68,33 @@ class Timed:
         return str(action)
 
 
+#: ``--budget``: the search's and the cheat's budget fields set for this run (screening variants).
+BUDGET: dict[str, Any] = {}
+
+
 def _bot(name: str) -> Any:
-    return CheatBot() if name == "cheat" else get_bot(name)
+    if name == "cheat":
+        return CheatBot(Budget(**BUDGET))
+    if name == "search" and BUDGET:
+        return SearchBot(Budget(**BUDGET))
+    return get_bot(name)
+
+
+def _set_budget(values: dict[str, Any]) -> None:
+    BUDGET.update(values)  # a worker process starts afresh: it is handed the run's budget
+
+
+def parse_budget(text: str) -> dict[str, Any]:
+    """``samples=48,prior=3`` into Budget fields, each typed as the field's default."""
+    defaults = Budget()
+    out: dict[str, Any] = {}
+    for item in filter(None, text.split(",")):
+        key, _, value = item.partition("=")
+        key = key.strip()
+        if not hasattr(defaults, key):
+            raise ValueError(f"Budget has no field {key!r}")
+        out[key] = type(getattr(defaults, key))(value)
+    return out
 
 
 def play_deal(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
@@ -175,7 +203,8 @@ def run(
             print(tute_line(game, bot, opponent, rows, elapsed, final), flush=True)
 
     if workers > 1:
-        with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        context = multiprocessing.get_context("spawn")
+        with context.Pool(workers, initializer=_set_budget, initargs=(dict(BUDGET),)) as pool:
             for row in pool.imap_unordered(worker, jobs, chunksize=1):
                 rows.append(row)
                 if len(rows) % every == 0 and len(rows) < count:
@@ -205,7 +234,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes, one core each")
     parser.add_argument("--every", type=int, default=100, help="print a partial figure every this many deals")
     parser.add_argument("--seed", default="bench", help="seed text of the deals")
+    parser.add_argument(
+        "--budget", default="", help="search and cheat budget fields, e.g. samples=48,prior=3 (default level)"
+    )
     args = parser.parse_args(argv)
+    try:
+        BUDGET.update(parse_budget(args.budget))
+    except ValueError as error:
+        parser.error(str(error))
     if args.deals < 1 or args.workers < 1 or args.every < 1:
         parser.error("--deals, --workers and --every must be at least 1")
     pocha_games = max(1, args.deals // 4) if args.pocha_games is None else args.pocha_games
