@@ -66,13 +66,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import Any
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:  # run as `python bench/...py`: bench/_common.py is a sibling module
     sys.path.insert(0, str(PROJECT_DIR))
 
-from bench._common import recreate_database  # noqa: E402
+from bench._common import Child, recreate_database  # noqa: E402
 
 SETTINGS_MODULE = "bench.bench_settings"
 #: The bench database (``BENCH_DB`` overrides it: several benches on one server each take their own).
@@ -178,12 +178,11 @@ def free_port() -> int:
         return port
 
 
-class Server:
+class Server(Child):
     """gunicorn in its own process group, stopped by ``stop`` (SIGTERM, then SIGKILL to the group)."""
 
     def __init__(self, *, workers: int, worker_class: str, threads: int, env: dict[str, str]) -> None:
         self.port = free_port()
-        self.log: IO[bytes] = tempfile.NamedTemporaryFile(prefix="tute-bench-gunicorn-", suffix=".log")  # noqa: SIM115
         command = [
             sys.executable,
             "-m",
@@ -210,14 +209,7 @@ class Server:
             "--log-level",
             "warning",
         ]
-        self.proc = subprocess.Popen(
-            command,
-            cwd=PROJECT_DIR,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        super().__init__(command, env, log_prefix="tute-bench-gunicorn-")
 
     def wait_healthy(self, timeout: float = 30.0) -> None:
         deadline = time.monotonic() + timeout
@@ -235,21 +227,6 @@ class Server:
                 pass
             time.sleep(0.1)
         raise RuntimeError(f"gunicorn did not answer /health/ within {timeout:.0f} s:\n{self.log_tail()}")
-
-    def log_tail(self, lines: int = 30) -> str:
-        self.log.flush()
-        text = Path(self.log.name).read_text(errors="replace")
-        return "\n".join(text.splitlines()[-lines:])
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)  # the arbiter stops its workers gracefully
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this bench started, by its id
-                self.proc.wait(timeout=5)
-        self.log.close()
 
 
 # -- HTTP -----------------------------------------------------------------------------------------------

@@ -61,13 +61,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import Any
 
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:  # run as `python bench/bots.py`: bench/api.py is a sibling module
     sys.path.insert(0, str(PROJECT_DIR))
 
-from bench._common import drop_database, recreate_database, run_child  # noqa: E402
+from bench._common import Child, drop_database, recreate_database, run_child  # noqa: E402
 from bench.api import (  # noqa: E402
     Client,
     Server,
@@ -98,12 +98,11 @@ HOUSE_ONLY = {
 # -- set-up ---------------------------------------------------------------------------------------------
 
 
-class Worker:
+class Worker(Child):
     """``celery -A tute_site worker --concurrency 1`` in its own process group."""
 
     def __init__(self, env: dict[str, str], concurrency: int) -> None:
         self.nodename = f"bench-bots-{secrets.token_hex(3)}@{os.uname().nodename}"
-        self.log: IO[bytes] = tempfile.NamedTemporaryFile(prefix="tute-bench-worker-", suffix=".log")  # noqa: SIM115
         command = [
             sys.executable,
             "-m",
@@ -120,14 +119,7 @@ class Worker:
             "-n",
             self.nodename,
         ]
-        self.proc = subprocess.Popen(
-            command,
-            cwd=PROJECT_DIR,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
+        super().__init__(command, env, log_prefix="tute-bench-worker-", grace=15)
 
     def wait_ready(self, app: Any) -> None:
         deadline = time.monotonic() + WAIT_SECONDS

@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import random
 import re
 import signal
@@ -48,14 +47,14 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
-from typing import IO, Any
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import drop_database, recreate_database, run_child
+from bench._common import Child, drop_database, recreate_database, run_child
 from bench.api import (
     PROJECT_DIR,
     Server,
@@ -188,6 +187,30 @@ def make_bot(strength: float, measures: Measures, seed: int) -> Callable[[dict[s
     return choose
 
 
+class EventLog:
+    """One line per event a bot heard (UTC time, bot, type, match, ply, and a bye's reason), to trace a
+    timeout from the bot's side: when its turn reached it, if it did."""
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.file = path.open("w", buffering=1)
+        self.lock = threading.Lock()
+
+    def write(self, handle: str, event: dict[str, Any]) -> None:
+        now = datetime.now(UTC).strftime("%H:%M:%S.%f")[:-3]
+        extra = event.get("reason") or event.get("deadline") or ""
+        with self.lock:
+            if self.file.closed:  # a bot still finishing its last turn after the run
+                return
+            self.file.write(
+                f"{now} {handle} {event.get('type')} {event.get('match', '-')} {event.get('ply', '-')} {extra}\n"
+            )
+
+    def close(self) -> None:
+        with self.lock:
+            self.file.close()
+
+
 class WarningCounter(logging.Handler):
     def __init__(self, measures: Measures) -> None:
         super().__init__(logging.WARNING)
@@ -234,8 +257,10 @@ def run_bots(
     measures: Measures,
     poll_interval: float = 1.0,
     move_seconds: float = 15.0,
+    trace: Callable[[str, dict[str, Any]], None] | None = None,
+    stream_seconds: float = 300.0,
 ) -> float:
-    """Run the bots for ``minutes``; the time they were told to stop."""
+    """Run the bots for ``minutes``; the time they were told to stop. ``trace`` sees each bot's events."""
     from client.tute_client import run_bot
 
     stop = threading.Event()
@@ -247,7 +272,11 @@ def run_bots(
         choose = make_bot(strength, measures, seed=i)
         poll = int((i + 1) * poll_share) > int(i * poll_share)  # spread over the strengths
         options: dict[str, Any] = {"stop": stop}
-        options.update({"poll": True, "poll_interval": poll_interval} if poll else {"stream_seconds": 300})
+        if trace is not None:
+            options["on_event"] = lambda event, handle=account["handle"]: trace(handle, event)
+        options.update(
+            {"poll": True, "poll_interval": poll_interval} if poll else {"stream_seconds": stream_seconds}
+        )
 
         def turn(event: dict[str, Any], client: Any = client, choose: Any = choose) -> str:
             client.turn_began = time.perf_counter()
@@ -281,7 +310,7 @@ def run_bots(
 # -- the worker with its beat ---------------------------------------------------------------------------
 
 
-class Worker:
+class Worker(Child):
     """``celery -A tute_site worker -B`` (the beat inside) in its own process group, logging at INFO."""
 
     def __init__(
@@ -294,7 +323,6 @@ class Worker:
         beat: bool = True,
         nice: int = 0,
     ) -> None:
-        self.log: IO[bytes] = tempfile.NamedTemporaryFile(prefix="tute-bench-ladder-worker-", suffix=".log")  # noqa: SIM115
         command = [
             *(["nice", "-n", str(nice)] if nice else []),
             sys.executable,
@@ -310,28 +338,7 @@ class Worker:
             "--loglevel",
             "INFO",
         ]
-        self.proc = subprocess.Popen(
-            command,
-            cwd=PROJECT_DIR,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-    def text(self) -> str:
-        self.log.flush()
-        return Path(self.log.name).read_text(errors="replace")
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)  # the group this bench started, by its id
-                self.proc.wait(timeout=5)
-        self.log.close()
+        super().__init__(command, env, log_prefix="tute-bench-ladder-worker-", grace=20)
 
 
 # -- figures --------------------------------------------------------------------------------------------
@@ -409,8 +416,12 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
     # (games' luck figures, slow and waited for by nobody) on a worker of its own at a lower CPU priority.
     worker = Worker({**env, "DJANGO_LOG_LEVEL": "INFO"}, args.concurrency, data_dir, queues="celery,bots")
     background = Worker(env, 1, data_dir, queues="background", beat=False, nice=10)
-    server = Server(workers=2, worker_class="gthread", threads=THREADS, env=env)
+    # With --log-dir the server logs at INFO: what its streams noticed (a turn found by a periodic look,
+    # not a wake-up; a slow look; a stream replaced by its bot's reconnection) is in gunicorn.log.
+    server_env = {**env, "DJANGO_LOG_LEVEL": "INFO"} if args.log_dir else env
+    server = Server(workers=2, worker_class="gthread", threads=THREADS, env=server_env)
     measures = Measures()
+    bots_log = EventLog(Path(args.log_dir, "bots.log")) if args.log_dir else None
     worker_log = ""
     logging.getLogger("client.tute_client").addHandler(WarningCounter(measures))
     logging.getLogger("client.tute_client").propagate = False
@@ -424,10 +435,14 @@ def run_bench(args: argparse.Namespace, data_dir: str) -> int:
             args.minutes,
             measures,
             poll_interval=args.poll_interval,
+            trace=bots_log.write if bots_log is not None else None,
+            stream_seconds=args.stream_seconds,
         )
         time.sleep(15)  # the last ratings tasks
         rows = run_child(__file__, "report", env, str(started), str(stopped))
     finally:
+        if bots_log is not None:
+            bots_log.close()
         if args.log_dir:
             Path(args.log_dir).mkdir(parents=True, exist_ok=True)
             Path(args.log_dir, "gunicorn.log").write_text(server.log_tail(100_000))
@@ -496,6 +511,12 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="a polling bot's seconds between polls (1, the client's)",
     )
+    parser.add_argument(
+        "--stream-seconds",
+        type=float,
+        default=300.0,
+        help="a streaming bot asks the server to end each connection after this long (300)",
+    )
     parser.add_argument("--concurrency", type=int, default=2, help="worker pool processes (2)")
     parser.add_argument("--postgres", default=DEFAULT_POSTGRES_URL)
     parser.add_argument("--redis", default=DEFAULT_REDIS_URL)
@@ -503,7 +524,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--database", default=BENCH_DB, help=f"the bench database, dropped and made anew ({BENCH_DB})"
     )
-    parser.add_argument("--log-dir", help="keep the worker's and gunicorn's logs in this folder")
+    parser.add_argument(
+        "--log-dir",
+        help="keep the worker's and gunicorn's logs, and the bots' events (bots.log), in this folder",
+    )
     args = parser.parse_args(argv)
     if args.child:
         child(args.child[0], args.child[1:])

@@ -744,8 +744,11 @@ class EventStreamApi(APIView):
         params = self.FilterSerializer(data=query_input(request))
         params.is_valid(raise_exception=True)
         player = signed_in(request)
-        lease = stream_lease(account=player.user_id, address=client_address(request))  # 429 past the caps
-        lines = event_lines(player, max_seconds=params.validated_data.get("max_seconds", 3600))
+        # 429/503 past the caps; a bot reconnecting to a full process takes its own older stream's slot
+        lease = stream_lease(account=player.user_id, address=client_address(request), replaces=True)
+        lines = event_lines(
+            player, max_seconds=params.validated_data.get("max_seconds", 3600), stop=lease.replaced
+        )
         response = StreamingHttpResponse(LeasedLines(lines, lease), content_type="application/x-ndjson")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # tell nginx-style proxies not to buffer the stream

@@ -72,20 +72,27 @@ def _publisher(url: str) -> Any:
     return redis.Redis.from_url(url, socket_timeout=1, socket_connect_timeout=1, health_check_interval=30)
 
 
+#: How long a new stream waits for Redis to confirm its subscription before its first look.
+SUBSCRIBE_SECONDS = 2.0
+
+
 class Waiter(Protocol):
-    def wait(self, timeout: float) -> None: ...
+    def wait(self, timeout: float) -> bool:
+        """Until a wake-up (True) or ``timeout`` seconds (False)."""
+        ...
 
 
 class _Sleeper:
-    def wait(self, timeout: float) -> None:
+    def wait(self, timeout: float) -> bool:
         time.sleep(min(timeout, POLL_SECONDS))
+        return False
 
 
 class _RedisWaiter:
     def __init__(self, pubsub: object) -> None:
         self.pubsub = pubsub
 
-    def wait(self, timeout: float) -> None:
+    def wait(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         while (left := deadline - time.monotonic()) > 0:
             message = self.pubsub.get_message(ignore_subscribe_messages=True, timeout=min(left, 5.0))  # type: ignore[attr-defined]
@@ -93,7 +100,8 @@ class _RedisWaiter:
                 # Drain what else is queued: one look at the database answers them all.
                 while self.pubsub.get_message(ignore_subscribe_messages=True, timeout=0):  # type: ignore[attr-defined]
                     pass
-                return
+                return True
+        return False
 
 
 @contextmanager
@@ -105,7 +113,11 @@ def waiter_for(player_id: int) -> Iterator[Waiter]:
 
 @contextmanager
 def waiter_on(name: str) -> Iterator[Waiter]:
-    """Something to wait on until a message on channel ``name``, or the timeout passes."""
+    """Something to wait on until a message on channel ``name``, or the timeout passes.
+
+    The subscription is live (Redis confirmed it) when this returns: a caller that looks at the database
+    next misses nothing, since whatever commits after its look is published to a channel it is on.
+    """
     url = events_url()
     if url is None:
         yield _Sleeper()
@@ -116,6 +128,8 @@ def waiter_on(name: str) -> Iterator[Waiter]:
     pubsub = client.pubsub()
     try:
         pubsub.subscribe(name)
+        if not _confirmed(pubsub, SUBSCRIBE_SECONDS):
+            log.warning("Redis did not confirm the subscription to %s in %.0f s", name, SUBSCRIBE_SECONDS)
     except redis.RedisError:
         log.warning("event wake-ups unavailable, polling instead", exc_info=True)
         client.close()
@@ -126,3 +140,14 @@ def waiter_on(name: str) -> Iterator[Waiter]:
     finally:
         pubsub.close()
         client.close()
+
+
+def _confirmed(pubsub: Any, timeout: float) -> bool:
+    """Wait for Redis's answer to SUBSCRIBE: until Redis has run it, a PUBLISH from another connection may
+    reach nobody (redis-py sends the command and returns without waiting)."""
+    deadline = time.monotonic() + timeout
+    while (left := deadline - time.monotonic()) > 0:
+        message = pubsub.get_message(timeout=left)
+        if message is not None and message.get("type") == "subscribe":
+            return True
+    return False

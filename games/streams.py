@@ -7,6 +7,8 @@ Deriving events from rows (not from messages) means a dropped message or a recon
 from __future__ import annotations
 
 import json
+import logging
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,7 +26,13 @@ from games.ladder.services import bot_seen
 from games.models import Action, Match, Player, Seat
 from games.selectors import MatchContext, match_context, match_view_for
 
+log = logging.getLogger(__name__)
+
 KEEPALIVE_SECONDS = 15.0
+#: How often a stream looks at the database with no wake-up: a lost wake-up delays a turn this long at most.
+LOOK_SECONDS = 2.0
+#: A look at the database slower than this is logged (a stream that says nothing while its bot's clock runs).
+SLOW_LOOK_SECONDS = 2.0
 #: How often an open stream marks its bot as seen (well within TUTE_LADDER_ONLINE_SECONDS).
 SEEN_SECONDS = 5.0
 #: A connection also hears of matches that finished this shortly before it opened, so a bot whose stream
@@ -174,33 +182,79 @@ def incident_notices(incident: BotIncident) -> list[dict[str, Any]]:
 
 
 def event_lines(
-    player: Player, *, max_seconds: float | None = None, keepalive: float = KEEPALIVE_SECONDS
+    player: Player,
+    *,
+    max_seconds: float | None = None,
+    keepalive: float = KEEPALIVE_SECONDS,
+    look_every: float | None = None,
+    stop: threading.Event | None = None,
 ) -> Iterator[bytes]:
-    """NDJSON lines for one connection: events as they happen, a keep-alive line when quiet."""
+    """NDJSON lines for one connection: events as they happen, a keep-alive line when quiet.
+
+    The stream subscribes to the bot's channel before its first look at the database, so nothing
+    committed after that look goes unheard; a wake-up wakes it at once, and it looks again every
+    ``look_every`` seconds (``LOOK_SECONDS``) without one, so a wake-up lost on the way (a publish that
+    failed, a subscription dropped) costs a bot seconds of its clock, not all of it. ``stop`` set (this
+    connection was replaced by a newer one of the same account) ends it with ``bye``.
+    """
     memory = StreamMemory(connected_at=timezone.now())
+    look_every = LOOK_SECONDS if look_every is None else look_every
     started = time.monotonic()
     seen_at = -SEEN_SECONDS
     with waiter_for(player.pk) as waiter:
         yield _line({"type": "hello", "player": player.handle, "keepalive": keepalive})
         quiet_since = time.monotonic()
+        how = "connect"
         while True:
             if time.monotonic() - seen_at >= SEEN_SECONDS:
                 bot_seen(player=player)  # an open stream keeps the bot online for the ladder
                 seen_at = time.monotonic()
-            for event in pending_events(player, memory):
+            looked = time.monotonic()
+            events = pending_events(player, memory)
+            if time.monotonic() - looked > SLOW_LOOK_SECONDS:
+                log.warning("stream of %s: a look took %.1f s", player.handle, time.monotonic() - looked)
+            for event in events:
+                _log_delivery(player, event, how)
                 yield _line(event)
                 quiet_since = time.monotonic()
             now = time.monotonic()
+            if stop is not None and stop.is_set():
+                log.info("stream of %s replaced by a newer one", player.handle)
+                yield _line({"type": "bye", "reason": "replaced"})
+                return
             if max_seconds is not None and now - started >= max_seconds:
                 yield _line({"type": "bye", "reason": "max_seconds"})
                 return
             if now - quiet_since >= keepalive:
                 yield _line({"type": "keepalive", "time": api_time(timezone.now())})
                 quiet_since = now
-            wait = keepalive - (now - quiet_since)
+            wait = min(keepalive - (now - quiet_since), look_every)
             if max_seconds is not None:
                 wait = min(wait, max_seconds - (now - started))
-            waiter.wait(max(wait, 0.05))
+            how = "wake-up" if waiter.wait(max(wait, 0.05)) else "look"
+
+
+def _log_delivery(player: Player, event: dict[str, Any], how: str) -> None:
+    """Each event sent, at debug level (a delay traced to its cause); a turn that only a periodic look
+    found (its wake-up was lost or late) at info level."""
+    kind = event["type"]
+    if kind == "your_turn" and how == "look":
+        log.info(
+            "stream of %s: your_turn match %s ply %s found by a periodic look, not a wake-up (deadline %s)",
+            player.handle,
+            event["match"],
+            event["ply"],
+            event["deadline"],
+        )
+    elif log.isEnabledFor(logging.DEBUG):
+        log.debug(
+            "stream of %s: %s match %s ply %s (%s)",
+            player.handle,
+            kind,
+            event.get("match"),
+            event.get("ply"),
+            how,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,13 @@ A stream holds one slot per cap while it is open. The account and address slots 
 with ``cache.add`` (atomic: Redis's SET NX with ``CACHE_URL``, shared by every web process) that expire
 ``LEASE_SECONDS`` after their last renewal: an open stream renews them as it writes (a line at least
 every keep-alive), and gives them back when the response is closed; a process that dies holding slots
-frees them when they expire. The process slots are a counter in memory, as the threads they guard are.
+frees them when they expire. The process slots are a list in memory, as the threads they guard are.
+
+A bot reconnecting to a process at its cap is not refused when that process holds a stream of the same
+account (``replaces=True``, the bots' event stream): the new stream takes the oldest one's slot, and the
+old one is told to end (``replaced`` set; it says ``bye``). That old stream is most often the one the
+bot just left (it said ``bye``, or the connection dropped and the server has not noticed yet), and a
+refusal would leave the bot without its stream while its clock runs.
 """
 
 from __future__ import annotations
@@ -46,16 +52,20 @@ class StreamsBusy(ApplicationError):
 
 
 _process_lock = threading.Lock()
-_process_open = 0
+#: The streams open in this process that hold a process slot, oldest first.
+_process_open: list[StreamLease] = []
 
 
 class StreamLease:
     """The slots one open stream holds; ``renew`` while it writes, ``release`` once (idempotent)."""
 
-    def __init__(self, keys: list[str], token: str, *, process_slot: bool) -> None:
+    def __init__(self, keys: list[str], token: str, *, account: Any = None, replaces: bool = False) -> None:
         self.keys = keys
         self.token = token
-        self.process_slot = process_slot
+        self.account = account
+        self.replaces = replaces
+        #: Set when a newer stream of the same account took this one's process slot: end the stream.
+        self.replaced = threading.Event()
         self.renewed_at = time.monotonic()
         self.released = False
 
@@ -69,22 +79,22 @@ class StreamLease:
                 cache.add(key, self.token, LEASE_SECONDS)
 
     def release(self) -> None:
-        global _process_open
         if self.released:
             return
         self.released = True
         for key in self.keys:
             if cache.get(key) == self.token:  # never another stream's slot, taken after ours expired
                 cache.delete(key)
-        if self.process_slot:
-            with _process_lock:
-                _process_open -= 1
+        with _process_lock:
+            if self in _process_open:  # not when a newer stream took its slot already
+                _process_open.remove(self)
 
 
-def stream_lease(*, account: Any, address: str) -> StreamLease:
+def stream_lease(*, account: Any, address: str, replaces: bool = False) -> StreamLease:
     """Take a slot under each cap for a new stream, or raise ``TooManyStreams`` (429: this account or
-    address holds its share) or ``StreamsBusy`` (503: this process holds all it may) taking none."""
-    global _process_open
+    address holds its share) or ``StreamsBusy`` (503: this process holds all it may) taking none.
+    ``replaces``: at the process cap, take the slot of this account's oldest stream of the same kind in
+    this process (which is then told to end) rather than refuse."""
     token = secrets.token_hex(8)
     keys: list[str] = []
     caps = (
@@ -103,22 +113,34 @@ def stream_lease(*, account: Any, address: str) -> StreamLease:
             None,
         )
         if key is None:
-            StreamLease(keys, token, process_slot=False).release()
+            StreamLease(keys, token).release()
             raise TooManyStreams(
                 f"This {scope} has {limit} streams open already: close one first.",
                 detail={"scope": scope, "limit": limit},
             )
         keys.append(key)
+    lease = StreamLease(keys, token, account=account, replaces=replaces)
     per_process = settings.TUTE_STREAMS_PER_PROCESS
     if per_process > 0:
         with _process_lock:
-            full = _process_open >= per_process
-            if not full:
-                _process_open += 1
-        if full:
-            StreamLease(keys, token, process_slot=False).release()
+            full = len(_process_open) >= per_process
+            older = _oldest_of(account) if full and replaces else None
+            if older is not None:
+                _process_open.remove(older)
+                older.replaced.set()
+            if not full or older is not None:
+                _process_open.append(lease)
+        if full and older is None:
+            lease.release()
             raise StreamsBusy(detail={"limit": per_process})
-    return StreamLease(keys, token, process_slot=per_process > 0)
+    return lease
+
+
+def _oldest_of(account: Any) -> StreamLease | None:
+    """This process's oldest replaceable stream of ``account`` (called with ``_process_lock`` held)."""
+    if account is None or account == "":
+        return None
+    return next((s for s in _process_open if s.replaces and s.account == account), None)
 
 
 class LeasedLines:

@@ -16,7 +16,7 @@ from games.engine import SeatView
 
 from .random import choose as random_choose
 from .rule import choose as rule_choose
-from .search import Budget, SearchBot
+from .search import SearchBot
 
 
 class Bot(Protocol):
@@ -41,7 +41,7 @@ class UnknownBot(KeyError, ValueError):
 BOTS: Final[dict[str, Bot]] = {
     "random": random_choose,
     "rule": rule_choose,
-    "search": SearchBot(Budget()),
+    "search": SearchBot(),
 }
 
 #: Built-in bot names, weakest first.

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Generator, Iterator
 from typing import Any, cast
@@ -280,3 +281,45 @@ def test_a_challenge_called_off_is_not_told_as_started(owner: Player, bot: tuple
     events = pending_events(player, heard)
     assert [e["type"] for e in events] == ["match_finished"]
     assert events[0]["status"] == "aborted"
+
+
+def test_a_lost_wake_up_costs_seconds_not_the_turn(
+    owner: Player, bot: tuple[Player, str], redis_events: str
+) -> None:
+    player, _ = bot
+    Player.objects.filter(pk=player.pk).update(auto_accept=True)
+    # given: a stream on Redis wake-ups with a keep-alive every 30 s; the house bot (seat 1) is to act
+    match = against_house_bot(owner, Player.objects.get(pk=player.pk), bot_seat=0)
+    lines = connect(player, max_seconds=60, keepalive=30)
+    try:
+        assert [decode(next(lines))["type"] for _ in range(2)] == ["hello", "match_started"]
+
+        # when: the house bot moves and its wake-up is lost (its commit's publish never runs here)
+        for _ in range(5):  # a house bot may act more than once in a row (a swap, a cante)
+            fresh = Match.objects.get(pk=match.pk)
+            if fresh.turn_seat == 0:
+                break
+            bot_turn_play(match_id=match.pk, ply=fresh.ply)
+        started = time.monotonic()
+        event = decode(next(lines))
+        took = time.monotonic() - started
+    finally:
+        lines.close()
+
+    # then: the stream's own next look (every LOOK_SECONDS) finds the turn, not the one at its 30 s
+    # keep-alive (with a bot's 15 s clock, that wait was the whole turn)
+    assert event["type"] == "your_turn" and event["ply"] == Match.objects.get(pk=match.pk).ply
+    assert took < 10
+
+
+def test_a_stream_told_to_stop_says_bye(owner: Player, bot: tuple[Player, str]) -> None:
+    player, _ = bot
+    stop = threading.Event()
+    lines: Any = event_lines(player, max_seconds=30, keepalive=8, stop=stop)
+    assert decode(next(lines))["type"] == "hello"
+
+    # when: a newer stream of the same account replaced this one
+    stop.set()
+
+    # then: it ends at its next look, with the reason
+    assert [decode(line) for line in lines] == [{"type": "bye", "reason": "replaced"}]

@@ -3,6 +3,7 @@ when a stream closes, and expire when the process holding them died."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Iterator
@@ -25,10 +26,10 @@ pytestmark = pytest.mark.django_db
 def _no_slots_left_over(settings: Any) -> Iterator[None]:
     settings.TUTE_EVENTS_URL = ""  # streams poll the database; no Redis wake-ups needed here
     cache.clear()
-    streams._process_open = 0
+    streams._process_open.clear()
     yield
     cache.clear()
-    streams._process_open = 0
+    streams._process_open.clear()
 
 
 def bot_client(bot: Player, address: str = "192.0.2.1") -> APIClient:
@@ -90,6 +91,32 @@ def test_a_process_keeps_threads_for_requests(settings: Any) -> None:
     assert answers[2]["Retry-After"] == "1"  # a process's cap frees up as soon as one of its streams ends
     assert Client().get("/health/").status_code == 200
     assert bot_client(bots[2]).get("/api/v1/me/").status_code == 200
+
+
+def test_a_bot_reconnecting_to_a_full_process_takes_its_own_streams_slot(settings: Any) -> None:
+    # given: a process that may hold two streams, holding one of each of two bots
+    settings.TUTE_STREAMS_PER_PROCESS = 2
+    settings.TUTE_STREAMS_PER_ACCOUNT = 3
+    first, other, third = BotPlayerFactory(), BotPlayerFactory(), BotPlayerFactory()
+    old = open_stream(bot_client(first))
+    kept = open_stream(bot_client(other))
+    old_lines = iter(old.streaming_content)
+    assert json.loads(next(old_lines))["type"] == "hello"
+
+    # when: the first bot connects again (its old stream not closed yet), and a third bot tries
+    new = open_stream(bot_client(first))
+    third_client = bot_client(third)
+    refused = open_stream(third_client)
+
+    # then: the bot's new stream is served, its old one ends with bye, and other accounts are still refused
+    assert [old.status_code, kept.status_code, new.status_code] == [200, 200, 200]
+    assert refused.status_code == 503 and refused.json()["code"] == "streams_busy"
+    rest = [json.loads(line) for line in old_lines]  # read to its end: the response is closed
+    assert rest[-1] == {"type": "bye", "reason": "replaced"}
+    # the old stream's end gave back no slot it no longer held: the process is still full
+    assert open_stream(third_client).status_code == 503
+    new.close()
+    assert open_stream(third_client).status_code == 200
 
 
 def test_a_refused_stream_takes_no_slot(settings: Any) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bots import BOT_LEVELS, BOTS, get_bot
+from games.bots import BOT_LEVELS, BOTS, get_bot, search
 from games.bots.arena import play_game
-from games.bots.search import WIN_BONUS, Budget, CheatBot, SearchBot, Solver
+from games.bots.search import TUTE4_BUDGET, WIN_BONUS, Budget, CheatBot, SearchBot, Solver
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.cards import INDEX_OF_CODE
 from games.engine.table import OVER, Table
@@ -135,3 +136,42 @@ def test_the_solver_agrees_with_brute_force_on_small_endgames(
     child = table.clone()
     child.step(best)
     assert _minimax_margin(child, side) == exact
+
+
+def test_tute4_has_its_own_default_budget() -> None:
+    """The registered level plays Tute 4 with ``TUTE4_BUDGET`` and the other games with ``Budget()``; a
+    budget given applies to every game unless Tute 4's is given too."""
+    default = SearchBot()
+    assert default.budget_for("tute4") == TUTE4_BUDGET != default.budget_for("tute2") == Budget()
+    assert BOTS["search"].budget_for("tute4") == TUTE4_BUDGET  # type: ignore[attr-defined]
+    small = Budget(samples=2)
+    assert SearchBot(small).budget_for("tute4") is small
+    assert SearchBot(small, tute4=TUTE4_BUDGET).budget_for("tute4") is TUTE4_BUDGET
+
+
+def test_tute4_solves_at_most_solve_samples_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tute 4 near its end: many deals are sampled, the exact solve runs on ``solve_samples`` of them
+    (the solves are the slow decisions), and the choice is legal and the same for the same seed."""
+    built: list[Solver] = []
+
+    class Counted(Solver):
+        def __init__(self, root: Table, seat: int, max_nodes: int) -> None:
+            super().__init__(root, seat, max_nodes)
+            built.append(self)
+
+    monkeypatch.setattr(search, "Solver", Counted)
+    rules = Rules.build("tute4")
+    rng = random.Random(5)
+    state = State.new(rules, seed="solve4")
+    while True:  # play on to 12 cards left with a choice of cards to make
+        table = state.table
+        legal = state.legal_actions()
+        if sum(h.bit_count() for h in table.hands) + len(table.trick) <= 12 and len(legal) > 1:
+            break
+        state = state.apply(rng.choice(legal))
+    bot = SearchBot(Budget(samples=6, solve_samples=2, solve_cards=16))
+    seat = state.current_player()
+    assert seat is not None
+    first = bot(state.view(seat), legal, random.Random(1))
+    assert first in legal and len(built) == 2
+    assert bot(state.view(seat), legal, random.Random(1)) == first
