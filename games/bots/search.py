@@ -27,7 +27,6 @@ from games.engine.actions import ACTION_OF_CODE, BID, CODE_OF_ACTION, EXCHANGE, 
 from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
 from games.engine.sampling import DealSampler
 from games.engine.table import BIDDING, OVER, PARTNER_SINGING, Table, beats, duty_mask
-from games.engine.views import seat_view
 
 #: A won Tute game is worth this many points of margin (the service rates wins; the bench counts points).
 WIN_BONUS: Final = 30
@@ -72,9 +71,6 @@ class Budget:
     #: one the playout policy would have played there counts this much (1: no inference).
     mismatch: float = 1.0
     draws: int = 1  # deals sampled per deal kept, when weighing them
-    #: Tute 2 inference while the stock is open: a sampled deal in which the other seat's past choice is
-    #: not the one the rule bot would have made from that seat's view counts this much (1: off).
-    model: float = 1.0
 
 
 #: Tute 4's default level (``SearchBot``'s ``tute4``): three hands are hidden, so more deals (the exact
@@ -108,23 +104,17 @@ class SearchBot:
             samples = budget.samples
         tables: list[Table] = []
         weights: list[float] = []
-        model = budget.model if view.game == "tute2" else 1.0
-        infer = budget.mismatch < 1.0 or model < 1.0
         for _ in range(samples):
             table = None
             weight = 1.0
-            for _ in range(budget.draws if infer and samples > 1 else 1):
+            for _ in range(budget.draws if budget.mismatch < 1.0 and samples > 1 else 1):
                 seen = [1.0]
 
                 def watch(t: Table, legal: list[int], action: int, seen: list[float] = seen) -> None:
-                    if t.to_act == view.seat:
-                        return
-                    if budget.mismatch < 1.0 and greedy(t, legal) != action:
+                    if t.to_act != view.seat and greedy(t, legal) != action:
                         seen[0] *= budget.mismatch
-                    if model < 1.0 and t.faceup >= 0 and _rule_choice(t, legal) != action:
-                        seen[0] *= model
 
-                found = sampler.sample(rng, watch if infer else None)
+                found = sampler.sample(rng, watch if budget.mismatch < 1.0 else None)
                 if found is not None and (table is None or seen[0] > weight):
                     table, weight = found, seen[0]
                 if weight >= 1.0:
@@ -240,18 +230,6 @@ class SearchBot:
         ):
             best = prior  # the samples do not show the rule bot's choice is worse
         return CODE_OF_ACTION[best]
-
-
-def _rule_choice(t: Table, legal: list[int]) -> int:
-    """The rule bot's choice for the seat to act on ``t``, from that seat's view (no endgame: its
-    randomness is never drawn while the Tute 2 stock is open)."""
-    from .rule import choose as rule_choose
-
-    codes = tuple(CODE_OF_ACTION[a] for a in legal)
-    return ACTION_OF_CODE[rule_choose(seat_view(t, t.to_act, None), codes, _NO_RANDOM)]
-
-
-_NO_RANDOM: Final = random.Random(0)
 
 
 def _clearly_better(values: dict[int, float], base: dict[int, float], z: float) -> bool:

@@ -4,7 +4,6 @@ and the cheat stays on the bench."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,7 +13,6 @@ from games.bots import BOT_LEVELS, BOTS, get_bot, search
 from games.bots.arena import play_game
 from games.bots.search import TUTE4_BUDGET, WIN_BONUS, Budget, CheatBot, SearchBot, Solver
 from games.engine import Rules, State, export_record, load_record, replay
-from games.engine.actions import ACTION_OF_CODE
 from games.engine.cards import INDEX_OF_CODE
 from games.engine.table import OVER, Table
 
@@ -177,48 +175,3 @@ def test_tute4_solves_at_most_solve_samples_deals(monkeypatch: pytest.MonkeyPatc
     first = bot(state.view(seat), legal, random.Random(1))
     assert first in legal and len(built) == 2
     assert bot(state.view(seat), legal, random.Random(1)) == first
-
-
-def test_tute2_deals_are_weighed_by_the_rule_bots_choices(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``Budget.model``: while the Tute 2 stock is open, a deal in which the other seat's past choices
-    are the rule bot's (from that seat's view in the deal) is kept over deals in which they are not."""
-    rules = Rules.build("tute2")
-    rule = get_bot("rule")
-    state = State.new(rules, seed="model", dealer=1)
-    rng = random.Random(5)
-    while state.table.tricks_done < 5:  # seat 1 (the rule bot) has chosen several times
-        seat = state.current_player()
-        assert seat is not None
-        state = state.apply(rule(state.view(seat), state.legal_actions(), rng))
-    while state.current_player() != 0 or len(state.legal_actions()) < 2:
-        seat = state.current_player()
-        assert seat is not None
-        state = state.apply(rule(state.view(seat), state.legal_actions(), rng))
-    kept: list[Table] = []
-    real_decide = SearchBot._decide
-
-    def spy(self: SearchBot, tables: list[Table], *args: Any, **kwargs: Any) -> str:
-        kept.extend(tables)
-        return real_decide(self, tables, *args, **kwargs)
-
-    monkeypatch.setattr(SearchBot, "_decide", spy)
-
-    def disagreements(table: Table) -> int:
-        """The other seat's choices in the deal that differ from the rule bot's (the stock open)."""
-        replay_table = Table.new(rules, table.first_dealer, table.decks)
-        count = 0
-        for code in state.history():
-            action = ACTION_OF_CODE[code]
-            legal = replay_table.legal_ids()
-            if replay_table.to_act == 1 and replay_table.faceup >= 0 and len(legal) > 1:
-                count += search._rule_choice(replay_table, legal) != action
-            replay_table.step(action)
-        return count
-
-    counts = {}
-    for model in (1.0, 0.01):
-        kept.clear()
-        bot = SearchBot(Budget(samples=12, playouts=24, model=model, draws=12))
-        bot(state.view(0), state.legal_actions(), random.Random(2))
-        counts[model] = sum(disagreements(t) for t in kept)
-    assert counts[0.01] < counts[1.0], counts
