@@ -252,11 +252,7 @@ def test_a_redis_wake_up_brings_the_turn_before_the_next_look(
 
         # when: the house bot moves, and its commit publishes the wake-up on Redis
         with django_capture_on_commit_callbacks(execute=True):
-            for _ in range(5):  # a house bot may act more than once in a row (a swap, a cante)
-                fresh = Match.objects.get(pk=match.pk)
-                if fresh.turn_seat == 0:
-                    break
-                bot_turn_play(match_id=match.pk, ply=fresh.ply)
+            house_bot_plays_to_seat_0(match)
         started = time.monotonic()
         event = decode(next(lines))
         took = time.monotonic() - started
@@ -266,6 +262,16 @@ def test_a_redis_wake_up_brings_the_turn_before_the_next_look(
     # then: the stream tells the bot at once, not after its 30 s wait
     assert event["type"] == "your_turn" and event["ply"] == Match.objects.get(pk=match.pk).ply
     assert took < 5
+
+
+def house_bot_plays_to_seat_0(match: Match) -> None:
+    """The house bot plays its turns until seat 0 (the bot on the stream) is to act: it may act more than
+    once in a row (a swap, a cante)."""
+    for _ in range(5):
+        fresh = Match.objects.get(pk=match.pk)
+        if fresh.turn_seat == 0:
+            return
+        bot_turn_play(match_id=match.pk, ply=fresh.ply)
 
 
 def test_a_challenge_called_off_is_not_told_as_started(owner: Player, bot: tuple[Player, str]) -> None:
@@ -295,11 +301,7 @@ def test_a_lost_wake_up_costs_seconds_not_the_turn(
         assert [decode(next(lines))["type"] for _ in range(2)] == ["hello", "match_started"]
 
         # when: the house bot moves and its wake-up is lost (its commit's publish never runs here)
-        for _ in range(5):  # a house bot may act more than once in a row (a swap, a cante)
-            fresh = Match.objects.get(pk=match.pk)
-            if fresh.turn_seat == 0:
-                break
-            bot_turn_play(match_id=match.pk, ply=fresh.ply)
+        house_bot_plays_to_seat_0(match)
         started = time.monotonic()
         event = decode(next(lines))
         took = time.monotonic() - started
