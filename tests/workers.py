@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -22,8 +23,11 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, urlsplit, urlunsplit
+
+if TYPE_CHECKING:
+    from rest_framework.test import APIClient
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
 #: The Redis database the worker tests use as their broker; flushed before a worker starts. Runs that
@@ -189,6 +193,43 @@ def wait_for(
                 message += f"\n--- worker log (tail) ---\n{log()}"
             raise AssertionError(message)
         time.sleep(interval)
+
+
+def play_through_api(
+    client: APIClient,
+    match_id: int,
+    *,
+    rng: random.Random,
+    timeout: float,
+    log: Callable[[], str],
+    on_view: Callable[[dict[str, Any]], None] | None = None,
+) -> int:
+    """A person's client: poll the match's view and play a random legal action whenever it is its turn,
+    until the match is over (``on_view`` sees each view in play); fails when the match stalls for
+    ``timeout`` seconds. Returns the number of moves played."""
+    moves = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        response = client.get(f"/api/v1/matches/{match_id}/view/")
+        assert response.status_code == 200, response.content
+        view = response.json()
+        if view["status"] != "in_progress":
+            return moves
+        if on_view is not None:
+            on_view(view)
+        if view["legal"]:
+            response = client.post(
+                f"/api/v1/matches/{match_id}/actions/",
+                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
+                format="json",
+            )
+            assert response.status_code == 200, response.content
+            moves += 1
+            continue
+        assert time.monotonic() < deadline, (
+            f"the match stalled at ply {view['ply']} waiting for seat {view['to_act']}\n{log()}"
+        )
+        time.sleep(0.03)
 
 
 class Worker:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -31,6 +30,7 @@ from tests.workers import (
     database_url,
     flush_broker,
     lock_waiters,
+    play_through_api,
     publishing_to,
     redis_client,
     task_results,
@@ -151,27 +151,7 @@ def test_a_tute4_match_with_three_house_bots_and_a_player_finishes(worker: Worke
     rng = random.Random(4)
 
     # when: the person polls its view and plays a legal card whenever it is its turn
-    moves = 0
-    deadline = time.monotonic() + MATCH_SECONDS
-    while True:
-        response = client.get(f"/api/v1/matches/{match.pk}/view/")
-        assert response.status_code == 200, response.content
-        view = response.json()
-        if view["status"] != "in_progress":
-            break
-        if view["legal"]:
-            response = client.post(
-                f"/api/v1/matches/{match.pk}/actions/",
-                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
-                format="json",
-            )
-            assert response.status_code == 200, response.content
-            moves += 1
-            continue
-        assert time.monotonic() < deadline, (
-            f"the match stalled at ply {view['ply']} waiting for seat {view['to_act']}\n{worker.log_tail()}"
-        )
-        time.sleep(0.03)
+    moves = play_through_api(client, match.pk, rng=rng, timeout=MATCH_SECONDS, log=worker.log_tail)
 
     # then: it finished, the person's moves are its own and every other move is a house bot's
     match.refresh_from_db()

@@ -4,7 +4,7 @@ a Tute 4 board twice, the pairs changing sides, and the records verify (RULES.md
 from __future__ import annotations
 
 import random
-import time
+from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
@@ -19,7 +19,7 @@ from tests.games.test_workers import (  # noqa: F401 (the worker fixtures of tha
     slot,
     worker,
 )
-from tests.workers import Worker
+from tests.workers import Worker, play_through_api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,24 +42,14 @@ def test_a_tute4_duplicate_board_is_played_from_both_sides_with_house_bots(worke
     match_id = created.json()["id"]
     committed = created.json()["seed_sha256"]
     rng = random.Random(7)
-    deadline = time.monotonic() + 2 * MATCH_SECONDS
     seen_maps = set()
-    while True:
-        view = client.get(f"/api/v1/matches/{match_id}/view/").json()
-        if view["status"] != "in_progress":
-            break
+
+    def look(view: dict[str, Any]) -> None:
         seen_maps.add(tuple(view["seat_map"]))
         if view["legal"]:
             assert view["to_act"] == 0 == view["seat"]
-            response = client.post(
-                f"/api/v1/matches/{match_id}/actions/",
-                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
-                format="json",
-            )
-            assert response.status_code == 200, response.content
-            continue
-        assert time.monotonic() < deadline, f"stalled at ply {view['ply']}\n{worker.log_tail()}"
-        time.sleep(0.03)
+
+    play_through_api(client, match_id, rng=rng, timeout=2 * MATCH_SECONDS, log=worker.log_tail, on_view=look)
 
     match = Match.objects.get(pk=match_id)
     assert match.status == Match.Status.FINISHED, match.finish_reason
@@ -95,23 +85,12 @@ def test_a_pocha_duplicate_board_rotates_a_person_through_every_seat_with_house_
     assert created.status_code == 201, created.content
     match_id = created.json()["id"]
     rng = random.Random(3)
-    deadline = time.monotonic() + 2 * MATCH_SECONDS
     seen = set()
-    while True:
-        view = client.get(f"/api/v1/matches/{match_id}/view/").json()
-        if view["status"] != "in_progress":
-            break
+
+    def look(view: dict[str, Any]) -> None:
         seen.add((tuple(view["seat_map"]), view["game_seat"]))
-        if view["legal"]:
-            response = client.post(
-                f"/api/v1/matches/{match_id}/actions/",
-                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
-                format="json",
-            )
-            assert response.status_code == 200, response.content
-            continue
-        assert time.monotonic() < deadline, f"stalled at ply {view['ply']}\n{worker.log_tail()}"
-        time.sleep(0.03)
+
+    play_through_api(client, match_id, rng=rng, timeout=2 * MATCH_SECONDS, log=worker.log_tail, on_view=look)
 
     match = Match.objects.get(pk=match_id)
     assert match.status == Match.Status.FINISHED, match.finish_reason

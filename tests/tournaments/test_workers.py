@@ -23,6 +23,7 @@ from tests.workers import (
     TEST_BROKER_DB,
     Worker,
     broker_url_for_tests,
+    play_through_api,
     wait_for,
     worker_running,
 )
@@ -218,7 +219,6 @@ def test_a_person_plays_a_duplicate_swiss_with_house_bots_through_the_api_and_th
     worker: Worker, organiser: Player, make_tournament: Callable[..., Tournament]
 ) -> None:
     import random
-    import time
 
     from django.contrib.auth.models import User
     from rest_framework.test import APIClient
@@ -239,22 +239,9 @@ def test_a_person_plays_a_duplicate_swiss_with_house_bots_through_the_api_and_th
     assert mine.match_id is not None
 
     # when: the person plays every turn of its match through the API; the worker does the rest
-    rng = random.Random(9)
-    deadline = time.monotonic() + TOURNAMENT_TIMEOUT
-    while True:
-        view = client.get(f"/api/v1/matches/{mine.match_id}/view/").json()
-        if view["status"] != "in_progress":
-            break
-        if view["legal"]:
-            answer = client.post(
-                f"/api/v1/matches/{mine.match_id}/actions/",
-                {"action": rng.choice(view["legal"]), "ply": view["ply"]},
-                format="json",
-            )
-            assert answer.status_code == 200, answer.content
-            continue
-        assert time.monotonic() < deadline, f"stalled at ply {view['ply']}\n{worker.log_tail()}"
-        time.sleep(0.03)
+    play_through_api(
+        client, mine.match_id, rng=random.Random(9), timeout=TOURNAMENT_TIMEOUT, log=worker.log_tail
+    )
 
     # then: the tournament finishes; both tables played both boards; the score sheets are out
     wait_for(
