@@ -2,7 +2,7 @@
 
     python bench/bot_strength.py [--bot search] [--opponent rule] [--games tute2,tute4,pocha]
                                  [--deals 2000] [--pocha-games 500] [--cheat] [--workers 1] [--seed bench]
-                                 [--budget samples=48,prior=3]
+                                 [--budget samples=48,prior=3,weights=keep_trump:2.5/pair_keep:0.6]
 
 Tute 2 and Tute 4: deal i (dealt from the seed ``"{S}:{game}:{i}"``, the dealer rotating) is played twice,
 ``--bot`` at seat 0 (seats 0+2 in Tute 4) then at seat 1 (seats 1+3), ``--opponent`` in the other seats;
@@ -19,13 +19,15 @@ is 0.25) with a 95% interval.
 Each process plays on one core; ``--workers`` splits the deals over that many processes. Figures are
 printed every ``--every`` deals (``partial``), then once at the end, so a run stopped early still has
 its figure over the deals done. The figures are deterministic for a seed and the bots' budgets.
-``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run: variants are screened
-on the same deals, so their difference is paired.
+``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run, over each game's default
+level (Tute 4's ``TUTE4_BUDGET``); ``weights=keep_trump:2.5/pair_keep:0.6`` sets the playout policy's
+``PolicyWeights``. Variants are screened on the same deals, so their difference is paired.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import multiprocessing
 import statistics
@@ -41,7 +43,7 @@ if str(PROJECT_DIR) not in sys.path:
 
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
-from games.bots.search import Budget, CheatBot, SearchBot  # noqa: E402
+from games.bots.search import TUTE4_BUDGET, Budget, CheatBot, PolicyWeights, SearchBot  # noqa: E402
 from games.engine import Rules  # noqa: E402
 
 
@@ -75,8 +77,8 @@ BUDGET: dict[str, Any] = {}
 def _bot(name: str) -> Any:
     if name == "cheat":
         return CheatBot(Budget(**BUDGET))
-    if name == "search" and BUDGET:
-        return SearchBot(Budget(**BUDGET))
+    if name == "search" and BUDGET:  # each game's default level with the fields set
+        return SearchBot(Budget(**BUDGET), tute4=dataclasses.replace(TUTE4_BUDGET, **BUDGET))
     return get_bot(name)
 
 
@@ -85,7 +87,8 @@ def _set_budget(values: dict[str, Any]) -> None:
 
 
 def parse_budget(text: str) -> dict[str, Any]:
-    """``samples=48,prior=3`` into Budget fields, each typed as the field's default."""
+    """``samples=48,prior=3`` into Budget fields, each typed as the field's default; the playout policy's
+    ``weights=keep_trump:2.5/pair_keep:0.6`` (``PolicyWeights.parse``)."""
     defaults = Budget()
     out: dict[str, Any] = {}
     for item in filter(None, text.split(",")):
@@ -93,7 +96,8 @@ def parse_budget(text: str) -> dict[str, Any]:
         key = key.strip()
         if not hasattr(defaults, key):
             raise ValueError(f"Budget has no field {key!r}")
-        out[key] = type(getattr(defaults, key))(value)
+        default = getattr(defaults, key)
+        out[key] = PolicyWeights.parse(value) if isinstance(default, PolicyWeights) else type(default)(value)
     return out
 
 

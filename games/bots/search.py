@@ -32,15 +32,40 @@ from games.engine.table import BIDDING, OVER, PARTNER_SINGING, Table, beats, dut
 WIN_BONUS: Final = 30
 #: A tute declared ends the hand: worth more than any margin.
 TUTE_VALUE: Final = 400
-#: The chance a playout seat plays a random legal card instead of the policy's (keeps playouts varied).
-EPSILON: Final = 0.05
-#: The policy's worth of a card kept (points): a trump's base and per step of strength, and the share of
-#: a cante a card of a pair still to sing stands for; the share of a cante a trick is worth when winning it
-#: lets the winner sing.
-KEEP_TRUMP: Final = 3.0
-KEEP_TRUMP_SLOPE: Final = 0.8
-PAIR_KEEP: Final = 0.4
-CANTE_WEIGHT: Final = 0.8
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyWeights:
+    """The playout policy's constants, one value each, so variants are measured without editing code
+    (``bench/policy_tune.py`` plays them against each other; ``Budget.weights`` puts them in the search).
+    """
+
+    #: The chance a playout seat plays a random legal card instead of the policy's (keeps playouts varied).
+    epsilon: float = 0.05
+    #: A card kept is worth (points): a trump's base and per step of strength, and the share of a cante a
+    #: card of a pair still to sing stands for.
+    keep_trump: float = 3.0
+    keep_trump_slope: float = 0.8
+    pair_keep: float = 0.4
+    #: The share of a cante a trick is worth when winning it lets the winner sing.
+    cante_weight: float = 0.8
+    #: Tute 4: a trick of fewer points (with the trump spent) is not worth trumping in unless last to play.
+    tute4_ruff_points: float = 10.0
+
+    @classmethod
+    def parse(cls, text: str) -> PolicyWeights:
+        """``keep_trump:2.5/pair_keep:0.6`` (the fields not named keep their default)."""
+        values: dict[str, float] = {}
+        for item in filter(None, text.split("/")):
+            key, _, value = item.partition(":")
+            if key.strip() not in cls.__dataclass_fields__:
+                raise ValueError(f"PolicyWeights has no field {key.strip()!r}")
+            values[key.strip()] = float(value)
+        return cls(**values)
+
+
+#: Today's policy, as set by hand.
+DEFAULT_WEIGHTS: Final = PolicyWeights()
 #: A hand's worth where a playout stops early: per trump (base and per step of strength), per card point
 #: of a side card, and the share of a pair still to sing.
 EST_TRUMP: Final = 4.0
@@ -71,6 +96,7 @@ class Budget:
     #: one the playout policy would have played there counts this much (1: no inference).
     mismatch: float = 1.0
     draws: int = 1  # deals sampled per deal kept, when weighing them
+    weights: PolicyWeights = DEFAULT_WEIGHTS  # the playout policy's constants
 
 
 #: Tute 4's default level (``SearchBot``'s ``tute4``): three hands are hidden, so more deals (the exact
@@ -111,7 +137,7 @@ class SearchBot:
                 seen = [1.0]
 
                 def watch(t: Table, legal: list[int], action: int, seen: list[float] = seen) -> None:
-                    if t.to_act != view.seat and greedy(t, legal) != action:
+                    if t.to_act != view.seat and greedy(t, legal, budget.weights) != action:
                         seen[0] *= budget.mismatch
 
                 found = sampler.sample(rng, watch if budget.mismatch < 1.0 else None)
@@ -191,7 +217,7 @@ class SearchBot:
                         child.step(action)
                         value = solver.value(child)
                         if value is None:  # past its node budget: a playout instead
-                            value = _playout_value(child, seat, rng)
+                            value = _playout_value(child, seat, rng, weights=budget.weights)
                         totals[action] += weight * value
                         counts[action] += weight
                         seen[action][id(table)] = value
@@ -209,7 +235,7 @@ class SearchBot:
                         continue  # the sample's own window differs (a draw the view does not show)
                     child = table.clone()
                     child.step(action)
-                    value = _playout_value(child, seat, random.Random(seed), budget.horizon)
+                    value = _playout_value(child, seat, random.Random(seed), budget.horizon, budget.weights)
                     totals[action] += weight * value
                     counts[action] += weight
                     seen[action][r] = value
@@ -264,7 +290,13 @@ def _tute_value(table: Table, seat: int) -> float:
     return margin + (WIN_BONUS if side in table.result_winners else -WIN_BONUS)
 
 
-def _playout_value(table: Table, seat: int, rng: random.Random, horizon: int = 0) -> float:
+def _playout_value(
+    table: Table,
+    seat: int,
+    rng: random.Random,
+    horizon: int = 0,
+    weights: PolicyWeights = DEFAULT_WEIGHTS,
+) -> float:
     """Play the hand out in place with the policy; the seat's value at its end, or after ``horizon``
     more tricks (Tute), scored as the margin so far and what the hands left are worth."""
     if table.rules.is_tute:
@@ -272,11 +304,11 @@ def _playout_value(table: Table, seat: int, rng: random.Random, horizon: int = 0
         while table.phase != OVER:
             if table.tricks_done >= stop and not table.trick and table.phase != PARTNER_SINGING:
                 return _tute_estimate(table, seat)
-            table.step(policy(table, rng))
+            table.step(policy(table, rng, weights))
         return _tute_value(table, seat)
     hand = table.hand_no
     while table.hand_no == hand and table.phase != OVER:
-        table.step(policy(table, rng))
+        table.step(policy(table, rng, weights))
     return _pocha_value(table, seat)
 
 
@@ -315,20 +347,20 @@ def _hand_worth(t: Table, seat: int) -> float:
 # -- the playout policy: rule-guided, on the engine's table ---------------------------------------
 
 
-def policy(t: Table, rng: random.Random) -> int:
+def policy(t: Table, rng: random.Random, w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
     """A quick sensible action for the seat to act: swaps and cantes always, cheap winners for tricks
     worth taking, cheap discards otherwise; in Pocha, play to the bid. Now and then a random card."""
     legal = t.legal_ids()
     if len(legal) == 1:
         return legal[0]
-    if t.phase not in (BIDDING, PARTNER_SINGING) and rng.random() < EPSILON:
+    if t.phase not in (BIDDING, PARTNER_SINGING) and rng.random() < w.epsilon:
         cards = [a for a in legal if a < EXCHANGE]
         if len(cards) == len(legal):
             return rng.choice(cards)
-    return greedy(t, legal)
+    return greedy(t, legal, w)
 
 
-def greedy(t: Table, legal: list[int]) -> int:
+def greedy(t: Table, legal: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
     """The policy's choice among ``legal``, without randomness."""
     if len(legal) == 1:
         return legal[0]
@@ -350,7 +382,7 @@ def greedy(t: Table, legal: list[int]) -> int:
     if len(cards) == 1:
         return cards[0]
     if t.rules.is_tute:
-        return _tute_card(t, cards)
+        return _tute_card(t, cards, w)
     return _pocha_card(t, cards)
 
 
@@ -374,17 +406,29 @@ def _held_pairs(t: Table, seat: int) -> tuple[tuple[int, int], ...]:
     )
 
 
-def _keep(t: Table, seat: int, card: int, pairs: tuple[tuple[int, int], ...] | None = None) -> float:
+def _keep(
+    t: Table,
+    seat: int,
+    card: int,
+    pairs: tuple[tuple[int, int], ...] | None = None,
+    w: PolicyWeights = DEFAULT_WEIGHTS,
+) -> float:
     """What a card is worth kept for later tricks: trumps by strength, and each card of a pair still to
     be sung (a share of the cante). ``pairs``: the seat's ``_held_pairs``, when the caller has them."""
-    value = KEEP_TRUMP + KEEP_TRUMP_SLOPE * STRENGTH[card] if SUIT_OF[card] == t.trump else 0.0
+    value = w.keep_trump + w.keep_trump_slope * STRENGTH[card] if SUIT_OF[card] == t.trump else 0.0
     for mask, worth in _held_pairs(t, seat) if pairs is None else pairs:
         if (mask >> card) & 1:
-            value += worth * PAIR_KEEP
+            value += worth * w.pair_keep
     return value
 
 
-def _cante_after(t: Table, seat: int, spent: int, pairs: tuple[tuple[int, int], ...] | None = None) -> float:
+def _cante_after(
+    t: Table,
+    seat: int,
+    spent: int,
+    pairs: tuple[tuple[int, int], ...] | None = None,
+    w: PolicyWeights = DEFAULT_WEIGHTS,
+) -> float:
     """The cante ``seat`` could sing on winning this trick without card ``spent``."""
     if not t.rules.is_tute or (not t.rules.cantes_in_arrastre and t.faceup < 0):
         return 0.0
@@ -392,36 +436,42 @@ def _cante_after(t: Table, seat: int, spent: int, pairs: tuple[tuple[int, int], 
     for mask, worth in _held_pairs(t, seat) if pairs is None else pairs:
         if not (mask >> spent) & 1 and worth > best:
             best = worth
-    return best * CANTE_WEIGHT
+    return best * w.cante_weight
 
 
-def _tute_card(t: Table, cards: list[int]) -> int:
+def _tute_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
     if t.n == 2:
-        return _tute2_card(t, cards)
+        return _tute2_card(t, cards, w)
     trump = t.trump
     trick = t.trick
     me = t.to_act
     if not trick:
-        return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c), STRENGTH[c]))
+        return min(
+            cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c])
+        )
     last = len(trick) == t.n - 1
     win_card = t.win_card
     if t.side_of(t.win_seat) == t.side_of(me):
         if last or (len(trick) == 2 and t.win_seat != (me + 1) % 4):
             # the partner holds the trick: load points onto it, keeping trumps
-            return max(cards, key=lambda c: (SUIT_OF[c] != trump, POINTS[c] - _keep(t, me, c), -STRENGTH[c]))
-        return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c), STRENGTH[c]))
+            return max(
+                cards, key=lambda c: (SUIT_OF[c] != trump, POINTS[c] - _keep(t, me, c, None, w), -STRENGTH[c])
+            )
+        return min(
+            cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c])
+        )
     winners = [c for c in cards if beats(c, win_card, trump)]
     if winners:
         value = sum(POINTS[c] for c in trick)
         cheapest = min(
             winners, key=lambda c: (SUIT_OF[c] == trump and SUIT_OF[trick[0]] != trump, STRENGTH[c])
         )
-        if last or value + POINTS[cheapest] >= 10 or SUIT_OF[cheapest] != trump:
+        if last or value + POINTS[cheapest] >= w.tute4_ruff_points or SUIT_OF[cheapest] != trump:
             return cheapest
-    return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c), STRENGTH[c]))
+    return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c]))
 
 
-def _tute2_card(t: Table, cards: list[int]) -> int:
+def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
     """Two players, every card of the sample seen: a one-trick look-ahead against the other hand's
     replies the duties allow, counting the trick's points, the cante winning it opens, and what each
     card is worth kept."""
@@ -434,14 +484,14 @@ def _tute2_card(t: Table, cards: list[int]) -> int:
     if trick:
         lead = trick[0]
         taken = POINTS[lead]
-        lost = _cante_after(t, other, lead, theirs) if theirs else 0.0
+        lost = _cante_after(t, other, lead, theirs, w) if theirs else 0.0
         best_card, best = cards[0], -1e9
         for c in cards:
             if beats(c, lead, trump):
-                v = taken + POINTS[c] + (_cante_after(t, me, c, mine) if mine else 0.0)
+                v = taken + POINTS[c] + (_cante_after(t, me, c, mine, w) if mine else 0.0)
             else:
                 v = -(taken + POINTS[c]) - lost
-            v -= _keep(t, me, c, mine)
+            v -= _keep(t, me, c, mine, w)
             if v > best:
                 best_card, best = c, v
         return best_card
@@ -452,23 +502,23 @@ def _tute2_card(t: Table, cards: list[int]) -> int:
     best_card, best = cards[0], -1e9
     for c in cards:
         replies = duty_mask(rules, trump, (c,), me, c, stock_open, other, their)
-        gain = _cante_after(t, me, c, mine) if mine else 0.0
+        gain = _cante_after(t, me, c, mine, w) if mine else 0.0
         worst = 1e9
         while replies:
             low = replies & -replies
             r = low.bit_length() - 1
             replies ^= low
             if beats(r, c, trump):
-                v = -(POINTS[c] + POINTS[r]) - (_cante_after(t, other, r, theirs) if theirs else 0.0)
+                v = -(POINTS[c] + POINTS[r]) - (_cante_after(t, other, r, theirs, w) if theirs else 0.0)
             else:
                 v = POINTS[c] + POINTS[r] + gain
             keep = kept.get(r)
             if keep is None:
-                keep = kept[r] = _keep(t, other, r, theirs)
+                keep = kept[r] = _keep(t, other, r, theirs, w)
             v += keep
             if v < worst:
                 worst = v
-        worst -= _keep(t, me, c, mine)
+        worst -= _keep(t, me, c, mine, w)
         if worst > best:
             best_card, best = c, worst
     return best_card
