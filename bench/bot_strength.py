@@ -19,7 +19,8 @@ is 0.25) with a 95% interval.
 Each process plays on one core; ``--workers`` splits the deals over that many processes. Figures are
 printed every ``--every`` deals (``partial``), then once at the end, so a run stopped early still has
 its figure over the deals done. The figures are deterministic for a seed and the bots' budgets.
-``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run, over each game's default
+``--save FILE`` appends each deal's row; ``--against FILE`` prints this run's share minus that saved run's
+on the deals both played, with the 95% interval of the paired difference. ``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run, over each game's default
 level (Tute 4's ``TUTE4_BUDGET``); ``weights=keep_trump:2.5/pair_keep:0.6`` sets the playout policy's
 ``PolicyWeights``. Variants are screened on the same deals, so their difference is paired.
 """
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import multiprocessing
 import statistics
@@ -154,6 +156,31 @@ def ratio_interval(mine: list[float], totals: list[float]) -> tuple[float, float
     return share, 1.96 * statistics.stdev(residuals) / (mean_total * math.sqrt(n))
 
 
+def paired_line(game: str, rows: list[dict[str, Any]], path: str) -> str:
+    """This run's share of the points minus a saved run's, over the deals both played, with a 95% interval
+    over deals (each deal's residual against its run's share, the delta method, differenced)."""
+    with open(path) as saved:
+        base = {r["deal"]: r for r in map(json.loads, saved) if r["game"] == game}
+    pairs = [(r, base[r["deal"]]) for r in rows if r["deal"] in base]
+    if len(pairs) < 2:
+        return f"{game}: no deals in common with {path}"
+    shares, means = [], []
+    for side in (0, 1):
+        mine = [p[side]["mine"] for p in pairs]
+        totals = [p[side]["mine"] + p[side]["theirs"] for p in pairs]
+        shares.append(sum(mine) / sum(totals))
+        means.append(sum(totals) / len(pairs))
+    diffs = [
+        (a["mine"] - shares[0] * (a["mine"] + a["theirs"])) / means[0]
+        - (b["mine"] - shares[1] * (b["mine"] + b["theirs"])) / means[1]
+        for a, b in pairs
+    ]
+    return (
+        f"{game} paired against {path}: {100 * (shares[0] - shares[1]):+.1f} points of share (+/- "
+        f"{100 * interval(diffs):.1f}) over {len(pairs)} deals ({100 * shares[0]:.1f}% vs {100 * shares[1]:.1f}%)"
+    )
+
+
 def think(times: list[float]) -> str:
     if not times:
         return "no decisions"
@@ -192,12 +219,28 @@ def pocha_line(bot: str, opponent: str, rows: list[dict[str, Any]], elapsed: flo
 
 
 def run(
-    game: str, bot: str, opponent: str, *, count: int, seed: str, workers: int, every: int
+    game: str,
+    bot: str,
+    opponent: str,
+    *,
+    count: int,
+    seed: str,
+    workers: int,
+    every: int,
+    save: str = "",
 ) -> list[dict[str, Any]]:
     jobs = [(game, bot, opponent, seed, i) for i in range(count)]
     worker = play_pocha if game == "pocha" else play_deal
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
+
+    def keep(row: dict[str, Any]) -> None:
+        rows.append(row)
+        if save:  # as each deal ends, so a run stopped early has its rows
+            with open(save, "a") as out:
+                out.write(
+                    json.dumps({"game": game, **{k: row[k] for k in ("deal", "mine", "theirs")}}) + "\n"
+                )
 
     def report(final: bool) -> None:
         elapsed = time.perf_counter() - started
@@ -210,12 +253,12 @@ def run(
         context = multiprocessing.get_context("spawn")
         with context.Pool(workers, initializer=_set_budget, initargs=(dict(BUDGET),)) as pool:
             for row in pool.imap_unordered(worker, jobs, chunksize=1):
-                rows.append(row)
+                keep(row)
                 if len(rows) % every == 0 and len(rows) < count:
                     report(False)
     else:
         for job in jobs:
-            rows.append(worker(job))
+            keep(worker(job))
             if len(rows) % every == 0 and len(rows) < count:
                 report(False)
     report(True)
@@ -238,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes, one core each")
     parser.add_argument("--every", type=int, default=100, help="print a partial figure every this many deals")
     parser.add_argument("--seed", default="bench", help="seed text of the deals")
+    parser.add_argument("--save", default="", help="write each deal's row here (JSON lines), for --against")
+    parser.add_argument(
+        "--against", default="", help="a --save file of another run on the same deals: the paired difference"
+    )
     parser.add_argument(
         "--budget", default="", help="search and cheat budget fields, e.g. samples=48,prior=3 (default level)"
     )
@@ -253,12 +300,14 @@ def main(argv: list[str] | None = None) -> int:
     for game in games:
         if game not in ("tute2", "tute4", "pocha"):
             parser.error(f"unknown game {game!r}")
-    common = {"seed": args.seed, "workers": args.workers, "every": args.every}
+    common = {"seed": args.seed, "workers": args.workers, "every": args.every, "save": args.save}
     for game in games:
         count = pocha_games if game == "pocha" else args.deals
         rows = run(game, args.bot, args.opponent, count=count, **common)
+        if args.against and game != "pocha":
+            print(paired_line(game, rows, args.against), flush=True)
         if game == "tute2" and args.cheat:
-            cheat_rows = run(game, "cheat", args.opponent, count=count, **common)
+            cheat_rows = run(game, "cheat", args.opponent, count=count, **{**common, "save": ""})
             bot_share, _ = ratio_interval([r["mine"] for r in rows], [r["mine"] + r["theirs"] for r in rows])
             cheat_share, _ = ratio_interval(
                 [r["mine"] for r in cheat_rows], [r["mine"] + r["theirs"] for r in cheat_rows]

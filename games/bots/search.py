@@ -24,7 +24,7 @@ from typing import Final
 
 from games.engine import SeatView
 from games.engine.actions import ACTION_OF_CODE, BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
-from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
+from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, STRONGER, SUIT_MASK, SUIT_OF
 from games.engine.sampling import DealSampler
 from games.engine.table import BIDDING, OVER, PARTNER_SINGING, Table, beats, duty_mask
 
@@ -51,16 +51,25 @@ class PolicyWeights:
     cante_weight: float = 0.8
     #: Tute 4: a trick of fewer points (with the trump spent) is not worth trumping in unless last to play.
     tute4_ruff_points: float = 10.0
+    #: Tute 4: lead the richest side card none of the others can beat (both opponents hold its suit and
+    #: nobody a higher card of it), before the cheapest card.
+    tute4_sure_leads: bool = False
+    #: Tute 4: take a trick with the cheapest card the opponent still to play cannot beat (not merely the
+    #: cheapest that beats the table); none: a cheap discard where the duties allow it.
+    tute4_cover: bool = False
 
     @classmethod
     def parse(cls, text: str) -> PolicyWeights:
         """``keep_trump:2.5/pair_keep:0.6`` (the fields not named keep their default)."""
-        values: dict[str, float] = {}
+        values: dict[str, float | bool] = {}
         for item in filter(None, text.split("/")):
             key, _, value = item.partition(":")
             if key.strip() not in cls.__dataclass_fields__:
                 raise ValueError(f"PolicyWeights has no field {key.strip()!r}")
-            values[key.strip()] = float(value)
+            default = getattr(DEFAULT_WEIGHTS, key.strip(), 0.0)
+            values[key.strip()] = (
+                value.strip().lower() in ("1", "true", "yes") if isinstance(default, bool) else float(value)
+            )
         return cls(**values)
 
 
@@ -446,6 +455,10 @@ def _tute_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -
     trick = t.trick
     me = t.to_act
     if not trick:
+        if w.tute4_sure_leads:
+            sure = [c for c in cards if SUIT_OF[c] != trump and _sure_lead(t, me, c)]
+            if sure:
+                return max(sure, key=lambda c: (POINTS[c], -c))
         return min(
             cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c])
         )
@@ -466,9 +479,41 @@ def _tute_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -
         cheapest = min(
             winners, key=lambda c: (SUIT_OF[c] == trump and SUIT_OF[trick[0]] != trump, STRENGTH[c])
         )
+        if w.tute4_cover and not last:
+            held = [c for c in winners if not _overtaken(t, me, c)]
+            if held:
+                cheapest = min(
+                    held, key=lambda c: (SUIT_OF[c] == trump and SUIT_OF[trick[0]] != trump, STRENGTH[c])
+                )
+            elif len(winners) < len(cards):
+                return min(
+                    (c for c in cards if c not in winners),
+                    key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c]),
+                )
         if last or value + POINTS[cheapest] >= w.tute4_ruff_points or SUIT_OF[cheapest] != trump:
             return cheapest
     return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c]))
+
+
+def _sure_lead(t: Table, me: int, card: int) -> bool:
+    """Tute 4, every hand seen: ``card`` led wins the trick (both opponents must follow its suit and no
+    other hand holds a higher card of it)."""
+    suit = SUIT_MASK[SUIT_OF[card]]
+    if STRONGER[card] & suit & (t.hands[(me + 1) % 4] | t.hands[(me + 2) % 4] | t.hands[(me + 3) % 4]):
+        return False
+    return bool(t.hands[(me + 1) % 4] & suit) and bool(t.hands[(me + 3) % 4] & suit)
+
+
+def _overtaken(t: Table, me: int, card: int) -> bool:
+    """Tute 4, every hand seen: whether the opponent next to play could beat ``card`` played now."""
+    other = (me + 1) % 4
+    replies = duty_mask(t.rules, t.trump, (*t.trick, card), me, card, False, other, t.hands[other])
+    while replies:
+        low = replies & -replies
+        replies ^= low
+        if beats(low.bit_length() - 1, card, t.trump):
+            return True
+    return False
 
 
 def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:

@@ -3,6 +3,7 @@ and the cheat stays on the bench."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -11,9 +12,20 @@ from hypothesis import strategies as st
 
 from games.bots import BOT_LEVELS, BOTS, get_bot, search
 from games.bots.arena import play_game
-from games.bots.search import TUTE4_BUDGET, WIN_BONUS, Budget, CheatBot, SearchBot, Solver
+from games.bots.search import (
+    DEFAULT_WEIGHTS,
+    TUTE4_BUDGET,
+    WIN_BONUS,
+    Budget,
+    CheatBot,
+    PolicyWeights,
+    SearchBot,
+    Solver,
+    greedy,
+)
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.cards import INDEX_OF_CODE
+from games.engine.deal import seeded_decks
 from games.engine.table import OVER, Table
 
 from ..engine.test_properties import games
@@ -175,3 +187,27 @@ def test_tute4_solves_at_most_solve_samples_deals(monkeypatch: pytest.MonkeyPatc
     first = bot(state.view(seat), legal, random.Random(1))
     assert first in legal and len(built) == 2
     assert bot(state.view(seat), legal, random.Random(1)) == first
+
+
+def test_the_playout_policy_weights_are_one_frozen_value() -> None:
+    """Today's constants by default, in every budget; ``parse`` reads the bench's ``weights=`` text."""
+    assert Budget().weights == TUTE4_BUDGET.weights == DEFAULT_WEIGHTS == PolicyWeights()
+    assert PolicyWeights.parse("") == DEFAULT_WEIGHTS
+    parsed = PolicyWeights.parse("keep_trump:2.5/tute4_cover:1")
+    assert parsed == dataclasses.replace(DEFAULT_WEIGHTS, keep_trump=2.5, tute4_cover=True)
+    with pytest.raises(ValueError, match="no field"):
+        PolicyWeights.parse("keep_trumps:1")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        parsed.epsilon = 0.0  # type: ignore[misc]
+
+
+def test_tute4_playouts_lead_a_sure_winner() -> None:
+    """Seat 3 leads with the ace of oros, which nobody can beat and both opponents must follow: the
+    policy with ``tute4_sure_leads`` leads it (their oros come to its side); without, its cheapest card."""
+    rules = Rules.build("tute4")
+    table = Table.new(rules, 0, seeded_decks(rules, "lead:3"))
+    legal = table.legal_ids()
+    assert table.to_act == 3 and table.trick == ()
+    ace, two = INDEX_OF_CODE["1O"], INDEX_OF_CODE["2O"]
+    assert greedy(table, legal, PolicyWeights(tute4_sure_leads=False)) == two
+    assert greedy(table, legal, PolicyWeights(tute4_sure_leads=True)) == ace
