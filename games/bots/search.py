@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from games.engine import SeatView
 from games.engine.actions import ACTION_OF_CODE, BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
@@ -51,6 +51,9 @@ class PolicyWeights:
     cante_weight: float = 0.8
     #: Tute 4: a trick of fewer points (with the trump spent) is not worth trumping in unless last to play.
     tute4_ruff_points: float = 10.0
+    #: Tute 2, stock open: the share of the difference between the two cards drawn next (points, and a
+    #: trump's worth kept) that winning the trick is worth (0: the stock is not looked at).
+    draw_weight: float = 0.0
     #: Tute 4: lead the richest side card none of the others can beat (both opponents hold its suit and
     #: nobody a higher card of it), before the cheapest card.
     tute4_sure_leads: bool = False
@@ -60,16 +63,14 @@ class PolicyWeights:
 
     @classmethod
     def parse(cls, text: str) -> PolicyWeights:
-        """``keep_trump:2.5/pair_keep:0.6`` (the fields not named keep their default)."""
-        values: dict[str, float | bool] = {}
+        """``keep_trump:2.5/tute4_cover:1`` (the fields not named keep their default; a flag is 0 or 1)."""
+        values: dict[str, Any] = {}
         for item in filter(None, text.split("/")):
-            key, _, value = item.partition(":")
-            if key.strip() not in cls.__dataclass_fields__:
-                raise ValueError(f"PolicyWeights has no field {key.strip()!r}")
-            default = getattr(DEFAULT_WEIGHTS, key.strip(), 0.0)
-            values[key.strip()] = (
-                value.strip().lower() in ("1", "true", "yes") if isinstance(default, bool) else float(value)
-            )
+            key, _, value = (part.strip() for part in item.partition(":"))
+            if key not in cls.__dataclass_fields__:
+                raise ValueError(f"PolicyWeights has no field {key!r}")
+            flag = isinstance(getattr(DEFAULT_WEIGHTS, key), bool)
+            values[key] = value.lower() in ("1", "true") if flag else float(value)
         return cls(**values)
 
 
@@ -526,6 +527,7 @@ def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) 
     trick = t.trick
     mine = _held_pairs(t, me)
     theirs = _held_pairs(t, other)
+    draw = _draw_swing(t, w) if w.draw_weight and t.faceup >= 0 else 0.0
     if trick:
         lead = trick[0]
         taken = POINTS[lead]
@@ -533,9 +535,9 @@ def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) 
         best_card, best = cards[0], -1e9
         for c in cards:
             if beats(c, lead, trump):
-                v = taken + POINTS[c] + (_cante_after(t, me, c, mine, w) if mine else 0.0)
+                v = taken + POINTS[c] + (_cante_after(t, me, c, mine, w) if mine else 0.0) + draw
             else:
-                v = -(taken + POINTS[c]) - lost
+                v = -(taken + POINTS[c]) - lost - draw
             v -= _keep(t, me, c, mine, w)
             if v > best:
                 best_card, best = c, v
@@ -554,9 +556,13 @@ def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) 
             r = low.bit_length() - 1
             replies ^= low
             if beats(r, c, trump):
-                v = -(POINTS[c] + POINTS[r]) - (_cante_after(t, other, r, theirs, w) if theirs else 0.0)
+                v = (
+                    -(POINTS[c] + POINTS[r])
+                    - (_cante_after(t, other, r, theirs, w) if theirs else 0.0)
+                    - draw
+                )
             else:
-                v = POINTS[c] + POINTS[r] + gain
+                v = POINTS[c] + POINTS[r] + gain + draw
             keep = kept.get(r)
             if keep is None:
                 keep = kept[r] = _keep(t, other, r, theirs, w)
@@ -567,6 +573,22 @@ def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) 
         if worst > best:
             best_card, best = c, worst
     return best_card
+
+
+def _draw_swing(t: Table, w: PolicyWeights) -> float:
+    """Tute 2 with the stock open, every card seen: what winning the trick is worth in the cards drawn
+    (the winner draws the top card, the other the next), ``draw_weight`` of the difference."""
+    stock, pos = t.stock, t.stock_pos
+    first = stock[pos] if pos < len(stock) else t.faceup
+    second = stock[pos + 1] if pos + 1 < len(stock) else t.faceup
+    trump = t.trump
+
+    def worth(card: int) -> float:
+        if SUIT_OF[card] == trump:
+            return POINTS[card] + w.keep_trump + w.keep_trump_slope * STRENGTH[card]
+        return float(POINTS[card])
+
+    return w.draw_weight * (worth(first) - worth(second))
 
 
 def _pocha_card(t: Table, cards: list[int]) -> int:
