@@ -51,7 +51,7 @@ from games.engine.cards import (
 from games.engine.sampling import DealSampler, rules_of
 from games.engine.table import beats
 
-from .search import Solver
+from .solver import Solver
 
 TWO_OF_OROS: Final = card_index(2, 0)
 

@@ -28,10 +28,19 @@ from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, STRONG
 from games.engine.sampling import DealSampler
 from games.engine.table import BIDDING, OVER, PARTNER_SINGING, Table, beats, duty_mask
 
-#: A won Tute game is worth this many points of margin (the service rates wins; the bench counts points).
-WIN_BONUS: Final = 30
-#: A tute declared ends the hand: worth more than any margin.
-TUTE_VALUE: Final = 400
+from .solver import TUTE_VALUE, WIN_BONUS, Solver
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "TUTE4_BUDGET",
+    "TUTE_VALUE",
+    "WIN_BONUS",
+    "Budget",
+    "CheatBot",
+    "PolicyWeights",
+    "SearchBot",
+    "Solver",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -643,116 +652,6 @@ def _policy_bid(t: Table, legal: list[int]) -> int:
     return min(legal, key=lambda a: (abs(a - BID - expected), a))
 
 
-# -- the exact solver -------------------------------------------------------------------------------
-
-
-class Solver:
-    """Alpha-beta over the rest of a Tute hand with every card known, on the engine's table: the value
-    is the seat's side's final margin from here on (cantes and the last trick included); a tute declared
-    is worth ``TUTE_VALUE``. Positions between tricks are remembered with their bound."""
-
-    def __init__(self, root: Table, seat: int, max_nodes: int) -> None:
-        self.side = root.side_of(seat)
-        self.nodes = 0
-        self.max_nodes = max_nodes
-        self.memo: dict[tuple[object, ...], tuple[float, int]] = {}
-
-    def value(self, table: Table) -> float | None:
-        """The seat's value of ``table`` played out perfectly (as ``_tute_value`` scores a finished hand);
-        None when the solve needs more than its nodes."""
-        if table.phase == OVER:
-            return self._final(table)
-        self.nodes = 0
-        try:
-            future = self._search(table, -10_000.0, 10_000.0)
-        except _OutOfNodes:
-            return None
-        if abs(future) >= TUTE_VALUE / 2:
-            return future  # a tute declared settles the hand
-        total = self._margin(table) + future
-        return total + (WIN_BONUS if total > 0 else -WIN_BONUS if total < 0 else 0)
-
-    def best(self, table: Table, actions: list[int]) -> int | None:
-        """The action of ``actions`` with the best margin, searched as one alpha-beta root (the others'
-        values are only bounds: cheaper than a value each); None when past its nodes."""
-        self.nodes = 0
-        before = self._margin(table)
-        ordered = sorted(actions, key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
-        choice, best, alpha = None, -1e9, -10_000.0
-        try:
-            for action in ordered:
-                child = table.clone()
-                child.step(action)
-                gain = self._margin(child) - before if child.phase != OVER else self._over_gain(child, before)
-                value = gain + self._search(child, alpha - gain, 10_000.0 - gain)
-                if value > best:
-                    choice, best, alpha = action, value, max(alpha, value)
-        except _OutOfNodes:
-            return None
-        return choice
-
-    def _margin(self, t: Table) -> float:
-        scores = t.side_scores()
-        return float(scores[self.side] - scores[1 - self.side])
-
-    def _final(self, t: Table) -> float:
-        if t.tute_by >= 0:
-            return TUTE_VALUE if self.side in t.result_winners else -TUTE_VALUE
-        margin = self._margin(t)
-        return margin + (WIN_BONUS if self.side in t.result_winners else -WIN_BONUS)
-
-    def _search(self, t: Table, alpha: float, beta: float) -> float:
-        """The margin still to come from ``t`` (tute: +/- TUTE_VALUE)."""
-        if t.phase == OVER:
-            if t.tute_by >= 0:
-                return TUTE_VALUE if t.side_of(t.tute_by) == self.side else -TUTE_VALUE
-            return 0.0
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise _OutOfNodes
-        key = None
-        if not t.trick:
-            key = (t.hands, t.to_act, t.sung, t.window_sang, t.phase, t.faceup, t.pre_draw)
-            found = self.memo.get(key)
-            if found is not None:
-                value, bound = found
-                if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
-                    return value
-        ours = t.side_of(t.to_act) == self.side
-        before = self._margin(t)
-        legal = t.legal_ids()
-        # cantes and swaps first, then the strongest cards: cuts come sooner
-        legal.sort(key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
-        best = -1e9 if ours else 1e9
-        low, high = alpha, beta
-        for action in legal:
-            child = t.clone()
-            child.step(action)
-            gain = self._margin(child) - before if child.phase != OVER else self._over_gain(child, before)
-            value = gain + self._search(child, low - gain, high - gain)
-            if ours:
-                if value > best:
-                    best = value
-                    low = max(low, value)
-            elif value < best:
-                best = value
-                high = min(high, value)
-            if low >= high:
-                break
-        if key is not None:
-            self.memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
-        return best
-
-    def _over_gain(self, t: Table, before: float) -> float:
-        if t.tute_by >= 0:
-            return 0.0
-        return self._margin(t) - before
-
-
-class _OutOfNodes(Exception):
-    pass
-
-
 class CheatBot:
     """The bench's ceiling: the search bot's search on the real deal, every hand seen. It cannot play
     from a view (``arena`` hands it the state), is not registered, and is never offered to users."""
@@ -761,9 +660,29 @@ class CheatBot:
 
     def __init__(self, budget: Budget | None = None) -> None:
         self.search = SearchBot(budget)
+        #: the solver of the deal being played, by (deal, rules, side): its memory of the positions it
+        #: searched serves every later decision of that side, so a deep solve is paid once a game
+        self._solver: tuple[object, Solver] | None = None
 
     def __call__(self, view: SeatView, legal: tuple[str, ...], rng: random.Random, /) -> str:
         raise TypeError("the cheat bot sees every hand: only the bench's arena can seat it")
 
     def choose_seeing_all(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
+        budget = self.search.budget_for(table.rules.game)
+        cards_left = sum(h.bit_count() for h in table.hands) + len(table.trick)
+        if (
+            len(legal) > 1
+            and table.rules.is_tute
+            and not table.rules.has_stock
+            and cards_left <= budget.solve_cards
+        ):
+            key = (table.decks, table.rules, table.side_of(table.to_act))
+            if self._solver is None or self._solver[0] != key:
+                self._solver = (key, Solver(table, table.to_act, budget.solve_nodes * 4))
+            available = table.legal_ids()
+            choice = self._solver[1].best(
+                table, [a for a in map(ACTION_OF_CODE.__getitem__, legal) if a in available]
+            )
+            if choice is not None:
+                return CODE_OF_ACTION[choice]
         return self.search.choose_full(table, legal, rng)
