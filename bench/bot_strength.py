@@ -26,6 +26,7 @@ on the same deals, so their difference is paired.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import statistics
@@ -70,6 +71,14 @@ class Timed:
 
 #: ``--budget``: the search's and the cheat's budget fields set for this run (screening variants).
 BUDGET: dict[str, Any] = {}
+#: ``--rows``: the file each Tute deal's points are appended to as it is played.
+ROWS: list[str] = []
+
+
+def _keep_row(game: str, row: dict[str, Any]) -> None:
+    if ROWS and game != "pocha":
+        with open(ROWS[0], "a") as out:
+            out.write(json.dumps({k: row[k] for k in ("deal", "mine", "theirs", "wins")}) + "\n")
 
 
 def _bot(name: str) -> Any:
@@ -93,7 +102,11 @@ def parse_budget(text: str) -> dict[str, Any]:
         key = key.strip()
         if not hasattr(defaults, key):
             raise ValueError(f"Budget has no field {key!r}")
-        out[key] = type(getattr(defaults, key))(value)
+        default = getattr(defaults, key)
+        if isinstance(default, bool):
+            out[key] = value.strip().lower() in ("1", "true", "yes", "on")
+        else:
+            out[key] = type(default)(value)
     return out
 
 
@@ -207,11 +220,13 @@ def run(
         with context.Pool(workers, initializer=_set_budget, initargs=(dict(BUDGET),)) as pool:
             for row in pool.imap_unordered(worker, jobs, chunksize=1):
                 rows.append(row)
+                _keep_row(game, row)
                 if len(rows) % every == 0 and len(rows) < count:
                     report(False)
     else:
         for job in jobs:
             rows.append(worker(job))
+            _keep_row(game, rows[-1])
             if len(rows) % every == 0 and len(rows) < count:
                 report(False)
     report(True)
@@ -237,7 +252,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--budget", default="", help="search and cheat budget fields, e.g. samples=48,prior=3 (default level)"
     )
+    parser.add_argument(
+        "--rows",
+        default="",
+        help="write each Tute deal's points to this file as it is played (JSON lines): runs on the same "
+        "deals are then compared deal by deal (bench/paired.py)",
+    )
     args = parser.parse_args(argv)
+    if args.rows:
+        ROWS.append(args.rows)
+        open(args.rows, "w").close()
     try:
         BUDGET.update(parse_budget(args.budget))
     except ValueError as error:
@@ -254,7 +278,10 @@ def main(argv: list[str] | None = None) -> int:
         count = pocha_games if game == "pocha" else args.deals
         rows = run(game, args.bot, args.opponent, count=count, **common)
         if game == "tute2" and args.cheat:
+            kept = ROWS[:]
+            ROWS.clear()  # the rows are the measured bot's, not the cheat's
             cheat_rows = run(game, "cheat", args.opponent, count=count, **common)
+            ROWS.extend(kept)
             bot_share, _ = ratio_interval([r["mine"] for r in rows], [r["mine"] + r["theirs"] for r in rows])
             cheat_share, _ = ratio_interval(
                 [r["mine"] for r in cheat_rows], [r["mine"] + r["theirs"] for r in cheat_rows]

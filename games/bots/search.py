@@ -71,6 +71,19 @@ class Budget:
     #: one the playout policy would have played there counts this much (1: no inference).
     mismatch: float = 1.0
     draws: int = 1  # deals sampled per deal kept, when weighing them
+    #: Tute 2's stock phase: "pimc" (score each action on each deal), "ismcts" (one tree over the
+    #: seat's information sets, ``games.bots.ismcts``: its iterations and UCB exploration in points) or
+    #: "replies" (below).
+    method: str = "pimc"
+    iterations: int = 400
+    explore: float = 40.0
+    #: "replies" (``games.bots.replies``): Tute 2's stock-phase leads scored against the other seat's
+    #: best reply, each reply's value a mean over this many stock orders.
+    reshuffles: int = 2
+    #: Tute: a swap or cante the rule bot makes is made without search. Skipping one loses its points
+    #: unless the seat wins another trick, yet the best of the leads scored instead beats it on a few
+    #: sampled deals by their noise alone (the winner's curse).
+    windows: bool = False
 
 
 #: Tute 4's default level (``SearchBot``'s ``tute4``): three hands are hidden, so more deals (the exact
@@ -96,8 +109,19 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         assert view.seat is not None
-        sampler = DealSampler(view)
         budget = self.budget_for(view.game)
+        if (
+            budget.windows
+            and view.game != "pocha"
+            and (view.game != "tute2" or view.faceup is not None)  # Tute 2's arrastre: the exact solve
+            and any(not code.startswith("play:") for code in legal)
+        ):
+            from .rule import choose as rule_choose
+
+            window = rule_choose(view, legal, rng)
+            if not window.startswith("play:"):
+                return window
+        sampler = DealSampler(view)
         if view.game == "tute2" and view.stock_size == 0 and view.faceup is None:
             samples = 1  # every card is known: the one deal is the real one
         else:
@@ -136,6 +160,16 @@ class SearchBot:
             def guide() -> int:
                 return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
 
+        if budget.method == "ismcts" and view.game == "tute2" and view.faceup is not None:
+            from . import ismcts
+
+            return ismcts.decide(tables, legal, view.seat, rng, budget, guide)
+        if budget.method == "replies" and view.game == "tute2" and view.faceup is not None and not view.trick:
+            from . import replies
+
+            lead = replies.decide(tables, legal, view.seat, rng, budget, None if guide is None else guide())
+            if lead is not None:
+                return lead
         return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights)
 
     def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:

@@ -175,3 +175,27 @@ def test_tute4_solves_at_most_solve_samples_deals(monkeypatch: pytest.MonkeyPatc
     first = bot(state.view(seat), legal, random.Random(1))
     assert first in legal and len(built) == 2
     assert bot(state.view(seat), legal, random.Random(1)) == first
+
+
+def test_windows_makes_the_rule_bots_swaps_and_cantes() -> None:
+    """``Budget.windows``: in Tute 2's stock phase a swap or cante the rule bot makes is made, unsearched;
+    a window it passes up (it leads a card) is searched as before."""
+    rules = Rules.build("tute2")
+    bot = SearchBot(Budget(samples=3, playouts=12, windows=True))
+    rule = get_bot("rule")
+    found = 0
+    for game in range(12):
+        state = State.new(rules, seed=f"window:{game}")
+        rng = random.Random(game)
+        while not state.is_terminal():
+            seat = state.current_player()
+            assert seat is not None
+            legal = state.legal_actions()
+            view = state.view(seat)
+            if view.faceup is not None and any(not code.startswith("play:") for code in legal):
+                expected = rule(view, legal, random.Random(0))
+                if not expected.startswith("play:"):
+                    assert bot(view, legal, random.Random(1)) == expected
+                    found += 1
+            state = state.apply(rng.choice(legal))
+    assert found
