@@ -29,6 +29,7 @@ import argparse
 import json
 import math
 import multiprocessing
+import random
 import statistics
 import sys
 import time
@@ -42,8 +43,12 @@ if str(PROJECT_DIR) not in sys.path:
 
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
+from games.bots.replies import reshuffled  # noqa: E402
+from games.bots.rule import choose as rule_choose  # noqa: E402
 from games.bots.search import Budget, CheatBot, SearchBot  # noqa: E402
 from games.engine import Rules  # noqa: E402
+from games.engine.actions import ACTION_OF_CODE  # noqa: E402
+from games.engine.views import seat_view  # noqa: E402
 
 
 class Timed:
@@ -81,9 +86,40 @@ def _keep_row(game: str, row: dict[str, Any]) -> None:
             out.write(json.dumps({k: row[k] for k in ("deal", "mine", "theirs", "wins")}) + "\n")
 
 
+class HandCheat(CheatBot):
+    """``--bot handcheat``, a diagnostic: the cheat's search seeing the other hands but not the stock's
+    order (each of its ``samples`` deals the real one with the undrawn stock shuffled). What it takes
+    over ``search`` is what the hands' cards are worth; what the cheat takes over it, the stock's order.
+    ``--bot handcheat-plain``: without the rule bot's prior (as the cheat)."""
+
+    def __init__(self, budget: Budget, *, prior: bool = True) -> None:
+        super().__init__(budget)
+        self.prior = prior
+
+    def choose_seeing_all(self, table: Any, legal: tuple[str, ...], rng: Any) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        bot = self.search
+        budget = bot.budget_for(table.rules.game)
+        if not table.rules.has_stock or table.stock_size == 0:
+            return bot.choose_full(table, legal, rng)
+        deals = [reshuffled(table, rng) for _ in range(budget.samples)]
+        guide = None
+        if budget.prior and self.prior:  # the rule bot's choice, worth ``prior`` as in the search bot
+            view = seat_view(table, table.to_act, None)
+            guide_rng = random.Random(rng.random())
+
+            def guide() -> int:
+                return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
+
+        return bot._decide(deals, legal, table.to_act, rng, guide=guide)
+
+
 def _bot(name: str) -> Any:
     if name == "cheat":
         return CheatBot(Budget(**BUDGET))
+    if name in ("handcheat", "handcheat-plain"):
+        return HandCheat(Budget(**BUDGET), prior=name == "handcheat")
     if name == "search" and BUDGET:
         return SearchBot(Budget(**BUDGET))
     return get_bot(name)

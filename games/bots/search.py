@@ -84,6 +84,9 @@ class Budget:
     #: unless the seat wins another trick, yet the best of the leads scored instead beats it on a few
     #: sampled deals by their noise alone (the winner's curse).
     windows: bool = False
+    #: Tute: every card's score by the rule bot (points: the trick's expected swing less the card's
+    #: worth kept) is added to its playouts' mean times this (0: off; ``prior`` still goes to its pick).
+    rule_weight: float = 0.0
 
 
 #: Tute 4's default level (``SearchBot``'s ``tute4``): three hands are hidden, so more deals (the exact
@@ -170,7 +173,13 @@ class SearchBot:
             lead = replies.decide(tables, legal, view.seat, rng, budget, None if guide is None else guide())
             if lead is not None:
                 return lead
-        return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights)
+        scores = None
+        if budget.rule_weight and view.game != "pocha" and all(code.startswith("play:") for code in legal):
+            from .rule import card_scores, read_view
+
+            by_card = card_scores(read_view(view), [ACTION_OF_CODE[code] for code in legal])
+            scores = {card: budget.rule_weight * score for card, score in by_card.items()}
+        return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights, scores=scores)
 
     def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
         """The cheat: the same search on the real deal (every hand seen). Bench only, never offered."""
@@ -189,6 +198,7 @@ class SearchBot:
         repeat: bool = False,
         guide: Callable[[], int] | None = None,
         weights: list[float] | None = None,
+        scores: dict[int, float] | None = None,
     ) -> str:
         budget = self.budget_for(tables[0].rules.game)
         actions = [ACTION_OF_CODE[code] for code in legal]
@@ -253,8 +263,10 @@ class SearchBot:
         # the rule bot's choice, where the playouts (not an exact solve) decide
         prior = guide() if guide is not None and not exact else None
         bonus = dict.fromkeys(scored, 0.0)
+        if scores is not None and not exact:
+            bonus = {a: scores.get(a, 0.0) for a in scored}
         if prior in bonus:
-            bonus[prior] = budget.prior
+            bonus[prior] += budget.prior
         best = max(scored, key=lambda a: (totals[a] / counts[a] + bonus[a], -a))
         if (
             budget.confidence
