@@ -20,7 +20,10 @@ Each process plays on one core; ``--workers`` splits the deals over that many pr
 printed every ``--every`` deals (``partial``), then once at the end, so a run stopped early still has
 its figure over the deals done. The figures are deterministic for a seed and the bots' budgets.
 ``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run: variants are screened
-on the same deals, so their difference is paired.
+on the same deals, so their difference is paired; ``--rows FILE`` keeps each deal's points for
+``bench/paired.py``. ``--bot handcheat`` (bench only, like the cheat) sees the other hands but not the
+stock's order: what it takes over ``search`` is about what a search of the hidden hands can gain with
+this evaluator.
 """
 
 from __future__ import annotations
