@@ -23,6 +23,8 @@ its figure over the deals done. The figures are deterministic for a seed and the
 on the deals both played, with the 95% interval of the paired difference. ``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run, over each game's default
 level (Tute 4's ``TUTE4_BUDGET``); ``weights=keep_trump:2.5/pair_keep:0.6`` sets the playout policy's
 ``PolicyWeights``. Variants are screened on the same deals, so their difference is paired.
+``--bot handcheat`` (bench only, like the cheat) sees the other hands but not the stock's order: what
+it takes over ``search`` is about what a search of the hidden hands can gain with this evaluator.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import dataclasses
 import json
 import math
 import multiprocessing
+import random
 import statistics
 import sys
 import time
@@ -45,8 +48,12 @@ if str(PROJECT_DIR) not in sys.path:
 
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
+from games.bots.replies import reshuffled  # noqa: E402
+from games.bots.rule import choose as rule_choose  # noqa: E402
 from games.bots.search import TUTE4_BUDGET, Budget, CheatBot, PolicyWeights, SearchBot  # noqa: E402
 from games.engine import Rules  # noqa: E402
+from games.engine.actions import ACTION_OF_CODE  # noqa: E402
+from games.engine.views import seat_view  # noqa: E402
 
 
 class Timed:
@@ -76,9 +83,40 @@ class Timed:
 BUDGET: dict[str, Any] = {}
 
 
+class HandCheat(CheatBot):
+    """``--bot handcheat``, a diagnostic: the cheat's search seeing the other hands but not the stock's
+    order (each of its ``samples`` deals the real one with the undrawn stock shuffled). What it takes
+    over ``search`` is what the hands' cards are worth; what the cheat takes over it, the stock's order.
+    ``--bot handcheat-plain``: without the rule bot's prior (as the cheat)."""
+
+    def __init__(self, budget: Budget, *, prior: bool = True) -> None:
+        super().__init__(budget)
+        self.prior = prior
+
+    def choose_seeing_all(self, table: Any, legal: tuple[str, ...], rng: Any) -> str:
+        if len(legal) == 1:
+            return legal[0]
+        bot = self.search
+        budget = bot.budget_for(table.rules.game)
+        if not table.rules.has_stock or table.stock_size == 0:
+            return bot.choose_full(table, legal, rng)
+        deals = [reshuffled(table, rng) for _ in range(budget.samples)]
+        guide = None
+        if budget.prior and self.prior:  # the rule bot's choice, worth ``prior`` as in the search bot
+            view = seat_view(table, table.to_act, None)
+            guide_rng = random.Random(rng.random())
+
+            def guide() -> int:
+                return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
+
+        return bot._decide(deals, legal, table.to_act, rng, guide=guide)
+
+
 def _bot(name: str) -> Any:
     if name == "cheat":
         return CheatBot(Budget(**BUDGET))
+    if name in ("handcheat", "handcheat-plain"):
+        return HandCheat(Budget(**BUDGET), prior=name == "handcheat")
     if name == "search" and BUDGET:  # each game's default level with the fields set
         return SearchBot(Budget(**BUDGET), tute4=dataclasses.replace(TUTE4_BUDGET, **BUDGET))
     return get_bot(name)
@@ -99,7 +137,12 @@ def parse_budget(text: str) -> dict[str, Any]:
         if not hasattr(defaults, key):
             raise ValueError(f"Budget has no field {key!r}")
         default = getattr(defaults, key)
-        out[key] = PolicyWeights.parse(value) if isinstance(default, PolicyWeights) else type(default)(value)
+        if isinstance(default, PolicyWeights):
+            out[key] = PolicyWeights.parse(value)
+        elif isinstance(default, bool):
+            out[key] = value.strip().lower() in ("1", "true", "yes", "on")
+        else:
+            out[key] = type(default)(value)
     return out
 
 

@@ -329,6 +329,14 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
         solved = _endgame(k, cards, rng, TUTE4_ENDGAME_DEALS)
     if solved is not None:
         return solved
+    scores = card_scores(k, cards)
+    return max(cards, key=lambda card: (round(scores[card], 6), -STRENGTH[card], -card))
+
+
+def card_scores(k: Knowledge, cards: list[int]) -> dict[int, float]:
+    """Each card's score in points (``_tute_card`` plays the best): the expected swing of the trick,
+    the cante winning it opens, less what the card is worth kept. The search bot reads them as a prior."""
+    view = k.view
     trick = view.trick
     later = k.later_seats()
     side = k.side(k.seat)
@@ -349,8 +357,7 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
         and k.hold(win, lead, later, side) >= 0.95
         and not all(beats(card, win, k.trump) for card in cards)
     )
-    best = cards[0]
-    best_key: tuple[float, int, int] | None = None
+    out: dict[int, float] = {}
     for card in cards:
         if not trick:
             p = mine = k.hold(card, SUIT_OF[card], later, side)
@@ -373,10 +380,8 @@ def _tute_card(k: Knowledge, cards: list[int], rng: random.Random) -> int:
         )
         if partner_sure and mine:
             score -= OVERTAKE
-        key = (round(score, 6), -STRENGTH[card], -card)
-        if best_key is None or key > best_key:
-            best, best_key = card, key
-    return best
+        out[card] = score
+    return out
 
 
 # -- the last tricks: deals sampled from what the seat knows, each solved exactly --------------------

@@ -116,6 +116,22 @@ class Budget:
     mismatch: float = 1.0
     draws: int = 1  # deals sampled per deal kept, when weighing them
     weights: PolicyWeights = DEFAULT_WEIGHTS  # the playout policy's constants
+    #: Tute 2's stock phase: "pimc" (score each action on each deal), "ismcts" (one tree over the
+    #: seat's information sets, ``games.bots.ismcts``: its iterations and UCB exploration in points) or
+    #: "replies" (below).
+    method: str = "pimc"
+    iterations: int = 400
+    explore: float = 40.0
+    #: "replies" (``games.bots.replies``): Tute 2's stock-phase leads scored against the other seat's
+    #: best reply, each reply's value a mean over this many stock orders.
+    reshuffles: int = 2
+    #: Tute: a swap or cante the rule bot makes is made without search. Skipping one loses its points
+    #: unless the seat wins another trick, yet the best of the leads scored instead beats it on a few
+    #: sampled deals by their noise alone (the winner's curse).
+    windows: bool = False
+    #: Tute: every card's score by the rule bot (points: the trick's expected swing less the card's
+    #: worth kept) is added to its playouts' mean times this (0: off; ``prior`` still goes to its pick).
+    rule_weight: float = 0.0
 
 
 #: Tute 4's default level (``SearchBot``'s ``tute4``): three hands are hidden, so more deals (the exact
@@ -141,8 +157,19 @@ class SearchBot:
         if len(legal) == 1:
             return legal[0]
         assert view.seat is not None
-        sampler = DealSampler(view)
         budget = self.budget_for(view.game)
+        if (
+            budget.windows
+            and view.game != "pocha"
+            and (view.game != "tute2" or view.faceup is not None)  # Tute 2's arrastre: the exact solve
+            and any(not code.startswith("play:") for code in legal)
+        ):
+            from .rule import choose as rule_choose
+
+            window = rule_choose(view, legal, rng)
+            if not window.startswith("play:"):
+                return window
+        sampler = DealSampler(view)
         if view.game == "tute2" and view.stock_size == 0 and view.faceup is None:
             samples = 1  # every card is known: the one deal is the real one
         else:
@@ -181,7 +208,23 @@ class SearchBot:
             def guide() -> int:
                 return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
 
-        return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights)
+        if budget.method == "ismcts" and view.game == "tute2" and view.faceup is not None:
+            from . import ismcts
+
+            return ismcts.decide(tables, legal, view.seat, rng, budget, guide)
+        if budget.method == "replies" and view.game == "tute2" and view.faceup is not None and not view.trick:
+            from . import replies
+
+            lead = replies.decide(tables, legal, view.seat, rng, budget, None if guide is None else guide())
+            if lead is not None:
+                return lead
+        scores = None
+        if budget.rule_weight and view.game != "pocha" and all(code.startswith("play:") for code in legal):
+            from .rule import card_scores, read_view
+
+            by_card = card_scores(read_view(view), [ACTION_OF_CODE[code] for code in legal])
+            scores = {card: budget.rule_weight * score for card, score in by_card.items()}
+        return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights, scores=scores)
 
     def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
         """The cheat: the same search on the real deal (every hand seen). Bench only, never offered."""
@@ -200,6 +243,7 @@ class SearchBot:
         repeat: bool = False,
         guide: Callable[[], int] | None = None,
         weights: list[float] | None = None,
+        scores: dict[int, float] | None = None,
     ) -> str:
         budget = self.budget_for(tables[0].rules.game)
         actions = [ACTION_OF_CODE[code] for code in legal]
@@ -264,8 +308,10 @@ class SearchBot:
         # the rule bot's choice, where the playouts (not an exact solve) decide
         prior = guide() if guide is not None and not exact else None
         bonus = dict.fromkeys(scored, 0.0)
+        if scores is not None and not exact:
+            bonus = {a: scores.get(a, 0.0) for a in scored}
         if prior in bonus:
-            bonus[prior] = budget.prior
+            bonus[prior] += budget.prior
         best = max(scored, key=lambda a: (totals[a] / counts[a] + bonus[a], -a))
         if (
             budget.confidence
