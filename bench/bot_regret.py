@@ -28,7 +28,7 @@ if str(PROJECT_DIR) not in sys.path:
 from bot_strength import parse_budget  # noqa: E402
 
 from games.bots.rule import choose as rule_choose  # noqa: E402
-from games.bots.search import Budget, SearchBot, _playout_value  # noqa: E402
+from games.bots.search import Budget, SearchBot, playout_value  # noqa: E402
 from games.engine import Rules, SeatView, State  # noqa: E402
 from games.engine.actions import ACTION_OF_CODE  # noqa: E402
 from games.engine.table import Table  # noqa: E402
@@ -45,7 +45,7 @@ def scores(table: Table, seat: int, legal: tuple[str, ...], playouts: int) -> di
         for seed in seeds:
             child = table.clone()
             child.step(ACTION_OF_CODE[code])
-            total += _playout_value(child, seat, random.Random(seed))
+            total += playout_value(child, seat, random.Random(seed))
         out[code] = total / playouts
     return out
 

@@ -48,9 +48,9 @@ if str(PROJECT_DIR) not in sys.path:
 
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
-from games.bots.replies import reshuffled  # noqa: E402
 from games.bots.rule import choose as rule_choose  # noqa: E402
 from games.bots.search import TUTE4_BUDGET, Budget, CheatBot, PolicyWeights, SearchBot  # noqa: E402
+from games.bots.search.replies import reshuffled  # noqa: E402
 from games.engine import Rules  # noqa: E402
 from games.engine.actions import ACTION_OF_CODE  # noqa: E402
 from games.engine.views import seat_view  # noqa: E402

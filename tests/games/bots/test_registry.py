@@ -50,7 +50,19 @@ def test_a_new_bot_can_join_the_registry_but_not_take_a_name(monkeypatch: pytest
     assert BOTS["rule"] is not first_legal
 
 
-@pytest.mark.parametrize("module", ["random.py", "rule.py", "search.py"])
+#: Every module a bot decides with (the arena, which plays whole games for the bench and tests, excepted).
+BOT_MODULES = sorted(
+    str(path.relative_to(BOTS_DIR))
+    for path in BOTS_DIR.rglob("*.py")
+    if path.name not in ("arena.py", "__init__.py")
+)
+
+
+def test_the_bot_modules_are_found() -> None:
+    assert {"random.py", "rule.py", "solver.py", "search/bot.py", "search/policy.py"} <= set(BOT_MODULES)
+
+
+@pytest.mark.parametrize("module", BOT_MODULES)
 def test_a_bot_module_reads_views_cards_and_the_engines_rules_only(module: str) -> None:
     # given: the imports of a bot's module
     tree = ast.parse((BOTS_DIR / module).read_text(encoding="utf-8"))

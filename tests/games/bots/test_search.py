@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.bots import BOT_LEVELS, BOTS, get_bot, search
+from games.bots import BOT_LEVELS, BOTS, get_bot
 from games.bots.arena import play_game
 from games.bots.search import (
     DEFAULT_WEIGHTS,
@@ -171,7 +171,7 @@ def test_tute4_solves_at_most_solve_samples_deals(monkeypatch: pytest.MonkeyPatc
             super().__init__(root, seat, max_nodes)
             built.append(self)
 
-    monkeypatch.setattr(search, "Solver", Counted)
+    monkeypatch.setattr("games.bots.search.bot.Solver", Counted)
     rules = Rules.build("tute4")
     rng = random.Random(5)
     state = State.new(rules, seed="solve4")

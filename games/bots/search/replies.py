@@ -15,7 +15,8 @@ import random
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION, EXCHANGE
 from games.engine.table import Table
 
-from .search import Budget, _playout_value
+from .budget import Budget
+from .values import playout_value
 
 
 def reshuffled(table: Table, rng: random.Random) -> Table:
@@ -51,7 +52,7 @@ def lead_values(
                     line.step(action)
                     if reply >= 0:
                         line.step(reply)
-                    total += _playout_value(line, seat, random.Random(seed))
+                    total += playout_value(line, seat, random.Random(seed))
                 worst = min(worst, total / reshuffles)
             out[action].append(worst)
     return out

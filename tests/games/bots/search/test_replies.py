@@ -1,12 +1,12 @@
-"""Tute 2 leads scored against the other seat's best reply (games.bots.replies)."""
+"""Tute 2 leads scored against the other seat's best reply (games.bots.search.replies)."""
 
 from __future__ import annotations
 
 import random
 
-from games.bots import get_bot, replies
+from games.bots import get_bot
 from games.bots.arena import play_game
-from games.bots.search import Budget, SearchBot
+from games.bots.search import Budget, SearchBot, replies
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.actions import ACTION_OF_CODE
 from games.engine.sampling import DealSampler

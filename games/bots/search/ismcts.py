@@ -22,7 +22,8 @@ from collections.abc import Callable
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
 from games.engine.table import OVER, Table
 
-from .search import Budget, _playout_value
+from .budget import Budget
+from .values import playout_value
 
 
 class Node:
@@ -56,7 +57,7 @@ def search(
     holds each action's statistics. ``value`` scores a position for the seat (by default a playout)."""
     root = Node()
     allowed = set(actions)
-    score = value or _playout_value
+    score = value or playout_value
     for i in range(iterations):
         table = deals[i % len(deals)].clone()
         node = root

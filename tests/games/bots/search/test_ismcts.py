@@ -1,13 +1,13 @@
-"""Information-set MCTS for Tute 2's stock phase (games.bots.ismcts): the tree's bookkeeping, legal and
+"""Information-set MCTS for Tute 2's stock phase (games.bots.search.ismcts): the tree's bookkeeping, legal and
 reproducible play through the search bot."""
 
 from __future__ import annotations
 
 import random
 
-from games.bots import get_bot, ismcts
+from games.bots import get_bot
 from games.bots.arena import play_game
-from games.bots.search import Budget, SearchBot
+from games.bots.search import Budget, SearchBot, ismcts
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.sampling import DealSampler
 from games.engine.table import Table
