@@ -73,11 +73,9 @@ class Solver:
         swaps, then the strongest cards), searched as one alpha-beta root; None when past its nodes."""
         self.nodes = 0
         before = self._margin(table)
-        ordered = sorted(actions, key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
-        ordered = _distinct(table, ordered)
         choice, best, alpha = None, -1e9, -_INFINITY
         try:
-            for action in ordered:
+            for action in self._root_order(table, actions):
                 child = table.clone()
                 child.step(action)
                 gain = self._gain(child, before)
@@ -87,6 +85,11 @@ class Solver:
         except OutOfNodes:
             return None
         return choice
+
+    def _root_order(self, table: Table, actions: list[int]) -> list[int]:
+        """The root's actions in the order searched: cantes and swaps, then the strongest cards, one of
+        each set of equivalent cards."""
+        return _distinct(table, _strongest_first(actions))
 
     def _margin(self, t: Table) -> float:
         scores = t.side_scores()
@@ -256,56 +259,17 @@ def _ordered(t: Table, partners: bool, legal: list[int], hint: int) -> list[int]
     return legal
 
 
-class PlainSolver:
+class PlainSolver(Solver):
     """The straightforward alpha-beta ``Solver`` must agree with (its values are the same, only slower):
     every legal action searched, strongest first, the positions between tricks remembered. Tests and
     ``bench/solver.py`` only."""
 
     def __init__(self, root: Table, seat: int, max_nodes: int) -> None:
-        self.side = root.side_of(seat)
-        self.nodes = 0
-        self.max_nodes = max_nodes
-        self.memo: dict[tuple[object, ...], tuple[float, int]] = {}
+        super().__init__(root, seat, max_nodes)
+        self.plain_memo: dict[tuple[object, ...], tuple[float, int]] = {}
 
-    def value(self, table: Table) -> float | None:
-        if table.phase == OVER:
-            return self._final(table)
-        self.nodes = 0
-        try:
-            future = self._search(table, -_INFINITY, _INFINITY)
-        except OutOfNodes:
-            return None
-        if abs(future) >= TUTE_VALUE / 2:
-            return future
-        total = self._margin(table) + future
-        return total + (WIN_BONUS if total > 0 else -WIN_BONUS if total < 0 else 0)
-
-    def best(self, table: Table, actions: list[int]) -> int | None:
-        self.nodes = 0
-        before = self._margin(table)
-        ordered = sorted(actions, key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
-        choice, best, alpha = None, -1e9, -_INFINITY
-        try:
-            for action in ordered:
-                child = table.clone()
-                child.step(action)
-                gain = self._margin(child) - before if child.phase != OVER else self._over_gain(child, before)
-                value = gain + self._search(child, alpha - gain, _INFINITY - gain)
-                if value > best:
-                    choice, best, alpha = action, value, max(alpha, value)
-        except OutOfNodes:
-            return None
-        return choice
-
-    def _margin(self, t: Table) -> float:
-        scores = t.side_scores()
-        return float(scores[self.side] - scores[1 - self.side])
-
-    def _final(self, t: Table) -> float:
-        if t.tute_by >= 0:
-            return TUTE_VALUE if self.side in t.result_winners else -TUTE_VALUE
-        margin = self._margin(t)
-        return margin + (WIN_BONUS if self.side in t.result_winners else -WIN_BONUS)
+    def _root_order(self, table: Table, actions: list[int]) -> list[int]:
+        return _strongest_first(actions)
 
     def _search(self, t: Table, alpha: float, beta: float) -> float:
         if t.phase == OVER:
@@ -318,21 +282,19 @@ class PlainSolver:
         key = None
         if not t.trick:
             key = (t.hands, t.to_act, t.sung, t.window_sang, t.phase, t.faceup, t.pre_draw)
-            found = self.memo.get(key)
+            found = self.plain_memo.get(key)
             if found is not None:
                 value, bound = found
                 if bound == 0 or (bound > 0 and value >= beta) or (bound < 0 and value <= alpha):
                     return value
         ours = t.side_of(t.to_act) == self.side
         before = self._margin(t)
-        legal = t.legal_ids()
-        legal.sort(key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
         best = -1e9 if ours else 1e9
         low, high = alpha, beta
-        for action in legal:
+        for action in _strongest_first(t.legal_ids()):
             child = t.clone()
             child.step(action)
-            gain = self._margin(child) - before if child.phase != OVER else self._over_gain(child, before)
+            gain = self._gain(child, before)
             value = gain + self._search(child, low - gain, high - gain)
             if ours:
                 if value > best:
@@ -344,10 +306,10 @@ class PlainSolver:
             if low >= high:
                 break
         if key is not None:
-            self.memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
+            self.plain_memo[key] = (best, 1 if best >= beta else -1 if best <= alpha else 0)
         return best
 
-    def _over_gain(self, t: Table, before: float) -> float:
-        if t.tute_by >= 0:
-            return 0.0
-        return self._margin(t) - before
+
+def _strongest_first(actions: list[int]) -> list[int]:
+    """Cantes and swaps first, then the strongest cards: cuts come sooner."""
+    return sorted(actions, key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
