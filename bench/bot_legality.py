@@ -26,8 +26,10 @@ from games.bots.arena import BotError, play_game  # noqa: E402
 from games.engine import Rules, export_record, load_record, replay  # noqa: E402
 
 
-def random_rules(rng: random.Random) -> Rules:
-    game = rng.choice(["tute2", "tute4", "pocha"])
+def random_rules(rng: random.Random, game: str | None = None) -> Rules:
+    """Rules of a random game (or of ``game``) with random flags: each flag set or left at its default."""
+    if game is None:
+        game = rng.choice(["tute2", "tute4", "pocha"])
     options: dict[str, Any] = {}
     flip = rng.random
     if flip() < 0.5:

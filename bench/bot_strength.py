@@ -34,7 +34,6 @@ import dataclasses
 import json
 import math
 import multiprocessing
-import random
 import statistics
 import sys
 import time
@@ -48,11 +47,10 @@ if str(PROJECT_DIR) not in sys.path:
 
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
-from games.bots.rule import choose as rule_choose  # noqa: E402
 from games.bots.search import TUTE4_BUDGET, Budget, CheatBot, PolicyWeights, SearchBot  # noqa: E402
+from games.bots.search.bot import rule_guide  # noqa: E402
 from games.bots.search.replies import reshuffled  # noqa: E402
 from games.engine import Rules  # noqa: E402
-from games.engine.actions import ACTION_OF_CODE  # noqa: E402
 from games.engine.views import seat_view  # noqa: E402
 
 
@@ -103,13 +101,8 @@ class HandCheat(CheatBot):
         deals = [reshuffled(table, rng) for _ in range(budget.samples)]
         guide = None
         if budget.prior and self.prior:  # the rule bot's choice, worth ``prior`` as in the search bot
-            view = seat_view(table, table.to_act, None)
-            guide_rng = random.Random(rng.random())
-
-            def guide() -> int:
-                return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
-
-        return bot._decide(deals, legal, table.to_act, rng, guide=guide)
+            guide = rule_guide(seat_view(table, table.to_act, None), legal, rng)
+        return bot.decide(deals, legal, table.to_act, rng, guide=guide)
 
 
 def _bot(name: str) -> Any:

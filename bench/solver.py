@@ -24,32 +24,17 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:
     sys.path.insert(0, str(PROJECT_DIR))
 
+from bot_legality import random_rules  # noqa: E402
+
 from games.bots.solver import PlainSolver, Solver  # noqa: E402
 from games.engine import Rules, State  # noqa: E402
 from games.engine.table import OVER, Table  # noqa: E402
-
-#: The flags drawn by ``--flags`` (each on or off at random), and Tute 4's own.
-FLAGS = (
-    "must_undertrump",
-    "beat_led_suit_even_if_trumped",
-    "partner_exception",
-    "cantes_in_arrastre",
-    "forty_before_twenty",
-    "last_trick_bonus",
-    "deck48",
-)
-TUTE4_FLAGS = ("partner_may_sing",)
 
 
 def position(game: str, seed: str, cards: int, flags: bool) -> Table | None:
     """A position of ``game`` with ``cards`` cards left (None when the hand ended first)."""
     rng = random.Random(seed)
-    options: dict[str, object] = {}
-    if flags:
-        for name in FLAGS + (TUTE4_FLAGS if game == "tute4" else ()):
-            options[name] = rng.random() < 0.5
-        options["tute_declaration"] = rng.choice(["off", "wins_hand"])
-    rules = Rules.build(game, options=options)
+    rules = random_rules(rng, game) if flags else Rules.build(game)
     table = State.new(rules, seed=seed).table.clone()
     while table.phase != OVER and (
         sum(h.bit_count() for h in table.hands) + len(table.trick) > cards

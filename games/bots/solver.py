@@ -232,7 +232,7 @@ def _ordered(t: Table, partners: bool, legal: list[int], hint: int) -> list[int]
     if len(legal) > 1:
         trick = t.trick
         if not trick:
-            legal.sort(key=lambda a: (a < EXCHANGE, -STRENGTH[a] if a < EXCHANGE else 0))
+            legal = _strongest_first(legal)
         else:
             trump = t.trump
             win_card = t.win_card

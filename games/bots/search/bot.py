@@ -11,6 +11,8 @@ from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
 from games.engine.sampling import DealSampler
 from games.engine.table import Table
 
+from ..rule import card_scores, read_view
+from ..rule import choose as rule_choose
 from ..solver import Solver
 from .budget import TUTE4_BUDGET, Budget
 from .policy import greedy
@@ -42,8 +44,6 @@ class SearchBot:
             and (view.game != "tute2" or view.faceup is not None)  # Tute 2's arrastre: the exact solve
             and any(not code.startswith("play:") for code in legal)
         ):
-            from ..rule import choose as rule_choose
-
             window = rule_choose(view, legal, rng)
             if not window.startswith("play:"):
                 return window
@@ -73,19 +73,11 @@ class SearchBot:
                 tables.append(table)
                 weights.append(weight)
         if not tables:
-            from ..rule import choose as rule_choose  # a rare spot the sampler cannot fill
-
-            return rule_choose(view, legal, rng)
+            return rule_choose(view, legal, rng)  # a rare spot the sampler cannot fill
         guide = None
         if (budget.prior or budget.confidence) and view.game != "pocha":
             # Tute only: in Pocha the playouts are clearly stronger than the rule bot (docs/PERFORMANCE.md)
-            from ..rule import choose as rule_choose
-
-            guide_rng = random.Random(rng.random())
-
-            def guide() -> int:
-                return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
-
+            guide = rule_guide(view, legal, rng)
         if budget.method == "ismcts" and view.game == "tute2" and view.faceup is not None:
             from . import ismcts
 
@@ -98,20 +90,18 @@ class SearchBot:
                 return lead
         scores = None
         if budget.rule_weight and view.game != "pocha" and all(code.startswith("play:") for code in legal):
-            from ..rule import card_scores, read_view
-
             by_card = card_scores(read_view(view), [ACTION_OF_CODE[code] for code in legal])
             scores = {card: budget.rule_weight * score for card, score in by_card.items()}
-        return self._decide(tables, legal, view.seat, rng, guide=guide, weights=weights, scores=scores)
+        return self.decide(tables, legal, view.seat, rng, guide=guide, weights=weights, scores=scores)
 
     def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
         """The cheat: the same search on the real deal (every hand seen). Bench only, never offered."""
         if len(legal) == 1:
             return legal[0]
-        return self._decide([table.clone()], legal, table.to_act, rng, repeat=True)
+        return self.decide([table.clone()], legal, table.to_act, rng, repeat=True)
 
     # -- the decision -----------------------------------------------------------------------------
-    def _decide(
+    def decide(
         self,
         tables: list[Table],
         legal: tuple[str, ...],
@@ -123,6 +113,10 @@ class SearchBot:
         weights: list[float] | None = None,
         scores: dict[int, float] | None = None,
     ) -> str:
+        """The best of ``legal`` for ``seat`` over ``tables`` (deals at the decision, the seat to act):
+        each action played out or, once few cards are left, solved exactly on each deal; ``repeat``: more
+        playouts than deals (the cheat's one deal), ``guide``: the rule bot's choice (``prior`` points
+        more), ``weights``: each deal's, ``scores``: points added per action."""
         budget = self.budget_for(tables[0].rules.game)
         actions = [ACTION_OF_CODE[code] for code in legal]
         totals = dict.fromkeys(actions, 0.0)
@@ -199,6 +193,17 @@ class SearchBot:
         ):
             best = prior  # the samples do not show the rule bot's choice is worse
         return CODE_OF_ACTION[best]
+
+
+def rule_guide(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> Callable[[], int]:
+    """The rule bot's choice at ``view``, asked only where the playouts decide; its own ``rng`` is drawn
+    now, so the search's stream is the same whether it is asked or not."""
+    guide_rng = random.Random(rng.random())
+
+    def guide() -> int:
+        return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
+
+    return guide
 
 
 def _clearly_better(values: dict[int, float], base: dict[int, float], z: float) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable
+from functools import partial
 
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
 from games.engine.table import OVER, Table
@@ -130,7 +131,8 @@ def decide(
 ) -> str:
     """The search bot's Tute 2 stock-phase decision by this tree (``Budget.method == "ismcts"``)."""
     actions = [ACTION_OF_CODE[code] for code in legal]
-    root = search(deals, seat, actions, rng, budget.iterations, budget.explore)
+    value = partial(playout_value, horizon=budget.horizon, weights=budget.weights)
+    root = search(deals, seat, actions, rng, budget.iterations, budget.explore, value=value)
     prior_action = guide() if guide is not None else None
     choice = choose(root, actions, prior_action, budget.prior)
     return legal[0] if choice is None else CODE_OF_ACTION[choice]

@@ -11,6 +11,8 @@ shares the playouts' randomness, so their differences are paired.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from functools import partial
 
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION, EXCHANGE
 from games.engine.table import Table
@@ -29,10 +31,16 @@ def reshuffled(table: Table, rng: random.Random) -> Table:
 
 
 def lead_values(
-    deals: list[Table], seat: int, actions: list[int], rng: random.Random, reshuffles: int
+    deals: list[Table],
+    seat: int,
+    actions: list[int],
+    rng: random.Random,
+    reshuffles: int,
+    *,
+    value: Callable[[Table, int, random.Random], float] = playout_value,
 ) -> dict[int, list[float]]:
     """Each card led's value on each deal it is legal in: the other seat's best reply's mean over
-    ``reshuffles`` stock orders."""
+    ``reshuffles`` stock orders. ``value`` scores a position for the seat (a playout)."""
     out: dict[int, list[float]] = {a: [] for a in actions}
     for deal in deals:
         orders = [reshuffled(deal, rng) for _ in range(reshuffles)]
@@ -52,7 +60,7 @@ def lead_values(
                     line.step(action)
                     if reply >= 0:
                         line.step(reply)
-                    total += playout_value(line, seat, random.Random(seed))
+                    total += value(line, seat, random.Random(seed))
                 worst = min(worst, total / reshuffles)
             out[action].append(worst)
     return out
@@ -72,7 +80,8 @@ def decide(
     actions = [ACTION_OF_CODE[code] for code in legal]
     if deals[0].trick or deals[0].faceup < 0 or any(a >= EXCHANGE for a in actions):
         return None
-    values = lead_values(deals, seat, actions, rng, max(1, budget.reshuffles))
+    value = partial(playout_value, horizon=budget.horizon, weights=budget.weights)
+    values = lead_values(deals, seat, actions, rng, max(1, budget.reshuffles), value=value)
     scored = [a for a in actions if values[a]]
     if not scored:
         return None
