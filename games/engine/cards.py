@@ -45,13 +45,6 @@ TWOS_MASK: Final = sum(1 << card_index(2, s) for s in range(4))
 EIGHTS_NINES_MASK: Final = sum((1 << card_index(8, s)) | (1 << card_index(9, s)) for s in range(4))
 
 
-def suit_index(letter: str) -> int:
-    try:
-        return SUITS.index(letter)
-    except ValueError:
-        raise ValueError(f"unknown suit {letter!r}: expected one of {', '.join(SUITS)}") from None
-
-
 def parse_card(code: str) -> int:
     """The index of a card code such as ``"12C"``; ``ValueError`` says what is wrong."""
     if not isinstance(code, str) or code not in INDEX_OF_CODE:

@@ -83,13 +83,6 @@ class State:
         """The legal action codes, sorted as strings."""
         return tuple(sorted(CODE_OF_ACTION[a] for a in self.table.legal_ids()))
 
-    def is_legal(self, code: str) -> bool:
-        try:
-            action = parse_action(code)
-        except ValueError:
-            return False
-        return action in self.table.legal_ids()
-
     def apply(self, code: str) -> State:
         """The state after ``code`` by the seat to act; ``IllegalAction`` says why not."""
         try:
@@ -134,9 +127,6 @@ class State:
             raise ValueError(f"no seat {seat} in a game of {self.table.n}")
         result = self.result()
         return seat_view(self.table, seat, result.to_dict() if result else None)
-
-    def spectator_view(self) -> SeatView:
-        return self.view(None)
 
 
 def game_result(t: Table) -> Result:
