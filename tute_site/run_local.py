@@ -59,7 +59,10 @@ def take_lock(path: Path) -> IO[str]:
 
 
 def check_port(host: str, port: int) -> None:
+    """Fail early when something listens on the port. SO_REUSEADDR, as the web server itself binds: a
+    port whose last connections linger in TIME_WAIT after a Ctrl-C is free, one with a listener is not."""
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             sock.bind((host, port))
         except OSError as exc:

@@ -170,3 +170,22 @@ def test_a_port_in_use_exits_non_zero_before_any_worker_starts(tmp_path: Path) -
     assert status != 0
     assert f"port {port} on 127.0.0.1 is already in use" in run.output()
     assert "started" not in run.output()
+
+
+def test_a_port_left_in_time_wait_by_the_last_run_is_free_and_a_listening_one_is_not() -> None:
+    """Issue 30: a second `make run` right after Ctrl-C found the port "in use" while nothing listened."""
+    from tute_site.run_local import StartError, check_port
+
+    server = socket.socket()
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    port = int(server.getsockname()[1])
+    server.listen()
+    with pytest.raises(StartError, match="already in use"):
+        check_port("127.0.0.1", port)
+    client = socket.create_connection(("127.0.0.1", port))
+    accepted, _ = server.accept()
+    accepted.close()  # the server side closes first: its end of the connection stays in TIME_WAIT
+    client.close()
+    server.close()
+    check_port("127.0.0.1", port)
