@@ -121,8 +121,12 @@ AUTHENTICATION_BACKENDS = [
 ]
 AXES_FAILURE_LIMIT = env_int("TUTE_LOGIN_FAILURE_LIMIT", 10)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("TUTE_LOGIN_COOLOFF_MINUTES", 15))
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
-AXES_RESET_ON_SUCCESS = True
+# Locked per account (from anywhere, and so from one address) and per address (one address trying many
+# accounts). A success clears only its own account's failures (web/receivers.py): axes' own reset on
+# success deletes everything its lockout parameters match, the address's failures at other accounts too,
+# so signing into one's own account every few guesses kept a victim's count from ever reaching the limit.
+AXES_LOCKOUT_PARAMETERS = ["username", ["username", "ip_address"], "ip_address"]
+AXES_RESET_ON_SUCCESS = False
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 # Behind a reverse proxy: how many proxies append to X-Forwarded-For (0: the connection's own address).
 TUTE_PROXY_COUNT = env_int("TUTE_PROXY_COUNT", 0)

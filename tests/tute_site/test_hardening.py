@@ -78,6 +78,44 @@ def test_a_successful_sign_in_before_the_limit_resets_the_count(few_attempts: in
     assert browser.post("/login/", {"username": "eva", "password": PASSWORD}).status_code == 302
 
 
+def test_signing_into_ones_own_account_between_guesses_never_clears_a_victims_count(settings: Any) -> None:
+    """Issue 30: 32 wrong guesses at a victim, signing into one's own account every 8, from one address,
+    were never locked: the own success cleared every failure from that address."""
+    settings.AXES_FAILURE_LIMIT = 10
+    User.objects.create_user(username="victima", password=PASSWORD)
+    User.objects.create_user(username="mallory", password=PASSWORD)
+    attacker = Client(REMOTE_ADDR="203.0.113.66")
+
+    guesses = []
+    for i in range(32):
+        guesses.append(attacker.post("/login/", {"username": "victima", "password": f"g-{i}"}).status_code)
+        if i % 8 == 7:
+            attacker.post("/login/", {"username": "mallory", "password": PASSWORD})
+            attacker.post("/logout/")
+
+    # then: the tenth guess and every later one are refused, and the victim's account stays paused
+    assert guesses[:9] == [200] * 9 and set(guesses[9:]) == {429}
+    assert (
+        Client(REMOTE_ADDR="198.51.100.8")
+        .post("/login/", {"username": "victima", "password": PASSWORD})
+        .status_code
+        == 429
+    )
+
+
+def test_a_success_clears_its_own_accounts_failures_not_the_addresses_others(few_attempts: int) -> None:
+    User.objects.create_user(username="luis", password=PASSWORD)
+    User.objects.create_user(username="marta", password=PASSWORD)
+    browser = Client(REMOTE_ADDR="203.0.113.70")
+    for _ in range(few_attempts - 1):
+        browser.post("/login/", {"username": "luis", "password": "wrong"})
+    assert browser.post("/login/", {"username": "marta", "password": PASSWORD}).status_code == 302
+    browser.post("/logout/")
+
+    # then: one more failure at luis reaches the limit; luis's own success had cleared it
+    assert browser.post("/login/", {"username": "luis", "password": "wrong"}).status_code == 429
+
+
 @pytest.mark.parametrize("path", ["/", "/login/", "/rules/", "/leaderboards/"])
 def test_every_page_has_a_content_security_policy_of_its_own_files(path: str) -> None:
     response = Client().get(path)
