@@ -303,7 +303,7 @@ def run(
 
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
-        if save:  # as each deal ends, so a run stopped early has its rows
+        if save and game != "pocha":  # as each deal ends (a run stopped early has its rows); Tute only
             with open(save, "a") as out:
                 out.write(
                     json.dumps({"game": game, **{k: row[k] for k in ("deal", "mine", "theirs")}}) + "\n"
