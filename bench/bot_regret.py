@@ -27,6 +27,7 @@ if str(PROJECT_DIR) not in sys.path:
 
 from bot_strength import parse_budget  # noqa: E402
 
+from bench.lab import LabBudget, LabSearchBot  # noqa: E402
 from games.bots.rule import choose as rule_choose  # noqa: E402
 from games.bots.search import Budget, SearchBot, playout_value  # noqa: E402
 from games.engine import Rules, SeatView, State  # noqa: E402
@@ -106,14 +107,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Tute 2 stock-phase regret against the real deal.")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--playouts", type=int, default=300, help="playouts per action on the real deal")
-    parser.add_argument("--budget", default="", help="a search variant's Budget fields, e.g. samples=48")
+    parser.add_argument(
+        "--budget", default="", help="a search variant's LabBudget fields, e.g. samples=48,method=replies"
+    )
     args = parser.parse_args(argv)
     decisions = collect(args.games, args.playouts)
     base = regrets(lambda v, legal, rng: rule_choose(v, legal, rng), decisions)
     print(line("rule", base, decisions, None), flush=True)
     print(line("search", regrets(SearchBot(Budget()), decisions), decisions, base), flush=True)
     if args.budget:
-        variant = SearchBot(Budget(**parse_budget(args.budget)))
+        variant = LabSearchBot(LabBudget(**parse_budget(args.budget)))
         print(line(args.budget, regrets(variant, decisions), decisions, base), flush=True)
     return 0
 

@@ -23,7 +23,9 @@ its figure over the deals done. The figures are deterministic for a seed and the
 on the deals both played, with the 95% interval of the paired difference. ``--budget`` sets fields of the search's ``Budget`` (and the cheat's) for a run, over each game's default
 level (Tute 4's ``TUTE4_BUDGET``); ``weights=keep_trump:2.5/pair_keep:0.6`` sets the playout policy's
 ``PolicyWeights``. Variants are screened on the same deals, so their difference is paired.
-``--bot handcheat`` (bench only, like the cheat) sees the other hands but not the stock's order: what
+``--bot lab.<name>`` plays a variant measured without a gain (``bench/lab``: ``lab.ismcts``,
+``lab.replies``, ``lab.windows``, ...); ``--budget`` also takes their fields (``method=ismcts``), over
+the variant's own. ``--bot handcheat`` (bench only, like the cheat) sees the other hands but not the stock's order: what
 it takes over ``search`` is about what a search of the hidden hands can gain with this evaluator.
 """
 
@@ -45,11 +47,13 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 if str(PROJECT_DIR) not in sys.path:
     sys.path.insert(0, str(PROJECT_DIR))
 
+from bench.lab import EXPERIMENTS, LabBudget, LabSearchBot, lab_bot, lab_budget  # noqa: E402
+from bench.lab import register as register_lab  # noqa: E402
+from bench.lab.replies import reshuffled  # noqa: E402
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
 from games.bots.search import TUTE4_BUDGET, Budget, CheatBot, PolicyWeights, SearchBot  # noqa: E402
 from games.bots.search.bot import rule_guide  # noqa: E402
-from games.bots.search.replies import reshuffled  # noqa: E402
 from games.engine import Rules  # noqa: E402
 from games.engine.views import seat_view  # noqa: E402
 
@@ -80,6 +84,11 @@ class Timed:
 #: ``--budget``: the search's and the cheat's budget fields set for this run (screening variants).
 BUDGET: dict[str, Any] = {}
 
+#: The production ``Budget``'s fields; any other ``--budget`` field is a ``LabBudget`` one (bench/lab).
+PRODUCTION_FIELDS = frozenset(f.name for f in dataclasses.fields(Budget))
+
+register_lab()  # the variants, as ``--bot lab.<name>``
+
 
 class HandCheat(CheatBot):
     """``--bot handcheat``, a diagnostic: the cheat's search seeing the other hands but not the stock's
@@ -105,13 +114,34 @@ class HandCheat(CheatBot):
         return bot.decide(deals, legal, table.to_act, rng, guide=guide)
 
 
+def _budget(base: Budget | None = None) -> Budget:
+    """``--budget``'s fields over ``base`` (by default ``Budget()``): a production ``Budget`` unless a
+    lab field is set."""
+    base = base or Budget()
+    if set(BUDGET) <= PRODUCTION_FIELDS:
+        return dataclasses.replace(base, **BUDGET)
+    return lab_budget(base, **BUDGET)
+
+
+def _cheat(cheat: CheatBot) -> CheatBot:
+    """``cheat`` searching with the lab's bot where its budget has lab fields."""
+    budget = cheat.search.budget
+    if isinstance(budget, LabBudget):
+        cheat.search = LabSearchBot(budget)
+    return cheat
+
+
 def _bot(name: str) -> Any:
     if name == "cheat":
-        return CheatBot(Budget(**BUDGET))
+        return _cheat(CheatBot(_budget()))
     if name in ("handcheat", "handcheat-plain"):
-        return HandCheat(Budget(**BUDGET), prior=name == "handcheat")
+        return _cheat(HandCheat(_budget(), prior=name == "handcheat"))
     if name == "search" and BUDGET:  # each game's default level with the fields set
-        return SearchBot(Budget(**BUDGET), tute4=dataclasses.replace(TUTE4_BUDGET, **BUDGET))
+        budget = _budget()
+        bot = LabSearchBot if isinstance(budget, LabBudget) else SearchBot
+        return bot(budget, tute4=_budget(TUTE4_BUDGET))
+    if name.startswith("lab.") and name[4:] in EXPERIMENTS and BUDGET:
+        return lab_bot({**EXPERIMENTS[name[4:]], **BUDGET})
     return get_bot(name)
 
 
@@ -120,9 +150,10 @@ def _set_budget(values: dict[str, Any]) -> None:
 
 
 def parse_budget(text: str) -> dict[str, Any]:
-    """``samples=48,prior=3`` into Budget fields, each typed as the field's default; the playout policy's
-    ``weights=keep_trump:2.5/pair_keep:0.6`` (``PolicyWeights.parse``)."""
-    defaults = Budget()
+    """``samples=48,prior=3`` into ``LabBudget`` fields (the production ``Budget``'s and the lab's), each
+    typed as the field's default; the playout policy's ``weights=keep_trump:2.5/pair_keep:0.6``
+    (``LabWeights.parse``)."""
+    defaults = LabBudget()
     out: dict[str, Any] = {}
     for item in filter(None, text.split(",")):
         key, _, value = item.partition("=")
@@ -131,7 +162,7 @@ def parse_budget(text: str) -> dict[str, Any]:
             raise ValueError(f"Budget has no field {key!r}")
         default = getattr(defaults, key)
         if isinstance(default, PolicyWeights):
-            out[key] = PolicyWeights.parse(value)
+            out[key] = type(default).parse(value)
         elif isinstance(default, bool):
             out[key] = value.strip().lower() in ("1", "true", "yes", "on")
         else:
@@ -272,7 +303,7 @@ def run(
 
     def keep(row: dict[str, Any]) -> None:
         rows.append(row)
-        if save:  # as each deal ends, so a run stopped early has its rows
+        if save and game != "pocha":  # as each deal ends (a run stopped early has its rows); Tute only
             with open(save, "a") as out:
                 out.write(
                     json.dumps({"game": game, **{k: row[k] for k in ("deal", "mine", "theirs")}}) + "\n"
@@ -304,7 +335,9 @@ def run(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Bot strength on duplicate deals.")
-    parser.add_argument("--bot", default="search", help="the bot measured (a registered level, or cheat)")
+    parser.add_argument(
+        "--bot", default="search", help="the bot measured (a registered level, lab.<name>, or cheat)"
+    )
     parser.add_argument("--opponent", default="rule", help="the bot it plays against")
     parser.add_argument("--games", default="tute2,tute4,pocha", help="comma-separated: tute2, tute4, pocha")
     parser.add_argument("--deals", type=int, default=2000, help="Tute deals per game, each played twice")

@@ -5,7 +5,7 @@
                                 [--search] [--fields keep_trump,pair_keep] [--rounds 2] [--check-seed check]
 
 The policy plays as it does in the search's playouts: every hand seen (``games.bots.search.policy`` on the
-engine's ``Table``), with its ``epsilon`` of random cards. Deal i (dealt from the seed ``"{S}:{game}:{i}"``
+engine's ``Table``; ``bench.lab.policy``'s options too), with its ``epsilon`` of random cards. Deal i (dealt from the seed ``"{S}:{game}:{i}"``
 as ``bench/bot_strength.py`` deals, the dealer rotating) is played twice, the candidate at seat 0 (seats
 0+2 in Tute 4) then at seat 1 (seats 1+3), the same random generator both times; printed is the
 candidate's share of all the points with a 95% interval over deals (50% is even).
@@ -33,7 +33,7 @@ if str(PROJECT_DIR) not in sys.path:
 
 from bot_strength import ratio_interval  # noqa: E402
 
-from games.bots.search import DEFAULT_WEIGHTS, PolicyWeights, policy  # noqa: E402
+from bench.lab.policy import LAB_WEIGHTS, LabWeights, lab_policy  # noqa: E402
 from games.engine import Rules  # noqa: E402
 from games.engine.deal import seeded_decks  # noqa: E402
 from games.engine.table import OVER, Table  # noqa: E402
@@ -64,7 +64,7 @@ def play(
     rules: Rules,
     decks: tuple[tuple[int, ...], ...],
     dealer: int,
-    sides: tuple[PolicyWeights, ...],
+    sides: tuple[LabWeights, ...],
     rng_seed: str,
 ) -> tuple[int, ...]:
     """One hand, each side playing the policy with its weights: the sides' final scores."""
@@ -72,11 +72,11 @@ def play(
     rng = random.Random(rng_seed)
     side_of = table.side_of
     while table.phase != OVER:
-        table.step(policy(table, rng, sides[side_of(table.to_act)]))
+        table.step(lab_policy(table, rng, sides[side_of(table.to_act)]))
     return table.result_scores
 
 
-def duel(game: str, candidate: PolicyWeights, base: PolicyWeights, dealt: list) -> tuple[float, float, float]:
+def duel(game: str, candidate: LabWeights, base: LabWeights, dealt: list) -> tuple[float, float, float]:
     """The candidate's share of the points against ``base`` over ``dealt``, seats swapped: (share, 95%
     half-width, z = (share - 0.5) / standard error)."""
     rules = Rules.build(game)
@@ -96,19 +96,19 @@ def duel(game: str, candidate: PolicyWeights, base: PolicyWeights, dealt: list) 
     return share, half, z
 
 
-def describe(weights: PolicyWeights) -> str:
+def describe(weights: LabWeights) -> str:
     """The ``--budget weights=`` text of the fields that differ from today's."""
     changed = [
         f"{f.name}:{getattr(weights, f.name):g}"
         for f in dataclasses.fields(weights)
-        if getattr(weights, f.name) != getattr(DEFAULT_WEIGHTS, f.name)
+        if getattr(weights, f.name) != getattr(LAB_WEIGHTS, f.name)
     ]
     return "/".join(changed) or "(default)"
 
 
 def coordinate_search(
-    game: str, start: PolicyWeights, fields: list[str], dealt: list, rounds: int
-) -> PolicyWeights:
+    game: str, start: LabWeights, fields: list[str], dealt: list, rounds: int
+) -> LabWeights:
     steps = {name: STEPS[name] for name in fields}
     best = start
     for number in range(rounds):
@@ -150,15 +150,15 @@ def main(argv: list[str] | None = None) -> int:
         "--check-seed", default="check", help="seed text of the deals the result is checked on"
     )
     parser.add_argument(
-        "--candidate", default="", help="PolicyWeights fields, e.g. keep_trump:2.5/pair_keep:0.6"
+        "--candidate", default="", help="LabWeights fields, e.g. keep_trump:2.5/pair_keep:0.6"
     )
     parser.add_argument("--base", default="", help="the weights played against (default: today's)")
     parser.add_argument("--search", action="store_true", help="coordinate search from --candidate")
     parser.add_argument("--fields", default=",".join(DEFAULT_FIELDS), help="the fields searched")
     parser.add_argument("--rounds", type=int, default=2, help="passes over the fields")
     args = parser.parse_args(argv)
-    candidate = PolicyWeights.parse(args.candidate)
-    base = PolicyWeights.parse(args.base)
+    candidate = LabWeights.parse(args.candidate)
+    base = LabWeights.parse(args.base)
     fields = [f.strip() for f in args.fields.split(",") if f.strip()]
     for name in fields:
         if name not in STEPS:

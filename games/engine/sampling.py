@@ -225,24 +225,35 @@ class DealSampler:
         """Tute 2: place every card a seat held in a slot of the deal (hand dealt at time 0, a draw after
         trick t at time t + 0.5) before the time it left the hand (a play in trick j at j, a swap before
         trick j at j - 0.25) and after any trick that proves the seat did not hold it then."""
-        n, k, view = self.n, self.k, self.view
-        # the slots each seat filled, in time order: (time, deck position)
+        slots = self._dealt_slots()
+        events = self._tute2_events()
+        intervals = self._tute2_windows(events, slots)
+        pool = cards_of(self._pool())
+        chosen = self._choose_unseen(rng, pool, slots, intervals)
+        if chosen is None:
+            return None
+        return self._tute2_placed(rng, pool, chosen, slots, intervals)
+
+    def _dealt_slots(self) -> list[list[tuple[float, int]]]:
+        """The deck positions each seat's hand was dealt from, at time 0: (time, deck position) each."""
+        n, k = self.n, self.k
         slots: list[list[tuple[float, int]]] = [[] for _ in range(n)]
         for block in range(n):
             seat = (self.mano + block) % n
             slots[seat].extend((0.0, block * k + i) for i in range(k))
-        stock_start = n * k + 1
-        fixed: list[dict[int, float]] = [{} for _ in range(n)]  # card -> when taken face up
-        intervals: list[list[tuple[float, float, int]]] = [[] for _ in range(n)]  # (after, before, card)
-        faceup = self.trump_card
-        position = stock_start
-        exchanges = list(view.exchanges)
-        events: list[tuple[float, int, str, int, int]] = []  # (time, order, kind, seat, card/other)
+        return slots
+
+    def _tute2_events(self) -> list[tuple[float, int, str, int, int]]:
+        """The hand's plays, swaps and draws in time order: (time, order, kind, seat, card or swap); the
+        cantes set ``_deadlines`` (a pair sung was held when singing, or with cante_before_draw when the
+        trick before was won)."""
+        n = self.n
+        exchanges = list(self.view.exchanges)
+        events: list[tuple[float, int, str, int, int]] = []
         plays = 0
         ex_index = 0
-        # a pair sung was held when singing, or with cante_before_draw when the trick before was won
         self._deadlines: list[dict[int, float]] = [{} for _ in range(n)]
-        sung = [c for c in view.cantes if c[1] != "tute"]
+        sung = [c for c in self.view.cantes if c[1] != "tute"]
         sing_index = 0
         for order, action in enumerate(self.actions):
             if action < 48:
@@ -250,29 +261,36 @@ class DealSampler:
             elif 96 <= action < 100:
                 seat, suit, _ = sung[sing_index]
                 sing_index += 1
-                number = plays // n + 1
-                by = (number - 0.5) if self.rules.cante_before_draw else (number - 0.25)
-                for card in cards_of(PAIR_MASK[SUITS.index(suit)]):
-                    self._deadlines[seat][card] = min(by, self._deadlines[seat].get(card, NEVER))
+                self._sung_by(seat, suit, plays // n + 1)
             elif action < 96:
                 who, gave_code, took_code = exchanges[ex_index]
                 ex_index += 1
-                number = plays // n + 1
-                events.append(
-                    (
-                        number - 0.25,
-                        order,
-                        "swap",
-                        who,
-                        INDEX_OF_CODE[gave_code] * 64 + INDEX_OF_CODE[took_code],
-                    )
-                )
+                swap = INDEX_OF_CODE[gave_code] * 64 + INDEX_OF_CODE[took_code]
+                events.append((plays // n + 1 - 0.25, order, "swap", who, swap))
         for number, trick in enumerate(self.tricks, start=1):
             for seat, card in trick:
                 events.append((float(number), 0, "play", seat, card))
             if number <= len(self.winners) and number <= self.stock_tricks:
                 events.append((number + 0.5, 0, "draw", self.winners[number - 1], 0))
         events.sort()
+        return events
+
+    def _sung_by(self, seat: int, suit: str, number: int) -> None:
+        """The pair of ``suit`` sung by ``seat`` in trick ``number``: both cards held by then."""
+        by = (number - 0.5) if self.rules.cante_before_draw else (number - 0.25)
+        for card in cards_of(PAIR_MASK[SUITS.index(suit)]):
+            self._deadlines[seat][card] = min(by, self._deadlines[seat].get(card, NEVER))
+
+    def _tute2_windows(
+        self, events: list[tuple[float, int, str, int, int]], slots: list[list[tuple[float, int]]]
+    ) -> list[list[tuple[float, float, int]]]:
+        """Replay ``events``, each draw adding its slot to ``slots``: the window of every card each seat
+        held and did not take face up, (after, before, card)."""
+        n = self.n
+        fixed: list[dict[int, float]] = [{} for _ in range(n)]  # card -> when taken face up
+        intervals: list[list[tuple[float, float, int]]] = [[] for _ in range(n)]
+        faceup = self.trump_card
+        position = n * self.k + 1  # the stock's first card
         for time, _, kind, seat, value in events:
             if kind == "play":
                 self._release(seat, value, time, fixed, intervals)
@@ -288,8 +306,14 @@ class DealSampler:
                         position += 1
                     else:
                         fixed[drawer][faceup] = time
-        # cards held now
-        for seat in range(n):
+        self._held_windows(fixed, intervals)
+        return intervals
+
+    def _held_windows(
+        self, fixed: list[dict[int, float]], intervals: list[list[tuple[float, float, int]]]
+    ) -> None:
+        """The cards each seat holds now (its own hand, and those the others are known to hold)."""
+        for seat in range(self.n):
             held = self.hand if seat == self.seat else self.known[seat]
             for card in cards_of(held):
                 if card in fixed[seat]:
@@ -298,9 +322,18 @@ class DealSampler:
                     intervals[seat].append(
                         (self._after(seat, card, NEVER), self._before(seat, card, NEVER), card)
                     )
+
+    def _choose_unseen(
+        self,
+        rng: random.Random,
+        pool: list[int],
+        slots: list[list[tuple[float, int]]],
+        intervals: list[list[tuple[float, float, int]]],
+    ) -> list[int] | None:
+        """The other seat's unknown cards, drawn from ``pool`` among those it may hold now (their windows
+        added to ``intervals``); None when too few may."""
         other = 1 - self.seat
-        unknown = view.hand_sizes[other] - self.known[other].bit_count()
-        pool = cards_of(self._pool())
+        unknown = self.view.hand_sizes[other] - self.known[other].bit_count()
         last_slot = max((t for t, _ in slots[other]), default=0.0)
         candidates = [c for c in pool if self._after(other, c, NEVER) < last_slot]
         if len(candidates) < unknown:
@@ -308,6 +341,19 @@ class DealSampler:
         chosen = rng.sample(candidates, unknown)
         for card in chosen:
             intervals[other].append((self._after(other, card, NEVER), float(NEVER), card))
+        return chosen
+
+    def _tute2_placed(
+        self,
+        rng: random.Random,
+        pool: list[int],
+        chosen: list[int],
+        slots: list[list[tuple[float, int]]],
+        intervals: list[list[tuple[float, float, int]]],
+    ) -> tuple[int, ...] | None:
+        """The deck: every seat's cards matched to its slots, the rest of ``pool`` shuffled into the
+        stock's free places."""
+        n, k = self.n, self.k
         deck = [-1] * len(self.deck_cards)
         deck[n * k] = self.trump_card
         for seat in range(n):

@@ -15,9 +15,9 @@ MCTS for its cost: in pure Python a decision affords a few hundred playouts, and
 deals they buy more than a tree would (docs/PERFORMANCE.md has the figures).
 
 The package: ``bot`` (the decision, and the bench-only cheat), ``budget`` (the levels), ``policy`` (the
-playouts' policy and its weights), ``values`` (what a playout is worth), ``ismcts`` and ``replies`` (Tute
-2 stock-phase searches measured behind ``Budget.method``, not the default); the exact solver is
-``games.bots.solver``.
+playouts' policy and its weights), ``values`` (what a playout is worth); the exact solver is
+``games.bots.solver``. It holds what the levels play: the variants measured without a gain (other
+searches of Tute 2's stock phase, inference, the policy's options...) subclass it in ``bench/lab``.
 """
 
 from __future__ import annotations

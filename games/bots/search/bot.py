@@ -11,12 +11,28 @@ from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
 from games.engine.sampling import DealSampler
 from games.engine.table import Table
 
-from ..rule import card_scores, read_view
 from ..rule import choose as rule_choose
 from ..solver import Solver
 from .budget import TUTE4_BUDGET, Budget
-from .policy import greedy
 from .values import playout_value
+
+
+class Tally:
+    """Per action, the values its playouts or solves scored, summed over the deals it was scored on.
+    ``deal`` (the deal's index) and ``key`` (the round) are what ``bench/lab``'s tallies weigh and pair by."""
+
+    __slots__ = ("counts", "totals")
+
+    def __init__(self, actions: list[int]) -> None:
+        self.totals = dict.fromkeys(actions, 0.0)
+        self.counts = dict.fromkeys(actions, 0)
+
+    def add(self, action: int, key: int, deal: int, value: float) -> None:
+        self.totals[action] += value
+        self.counts[action] += 1
+
+    def mean(self, action: int) -> float:
+        return self.totals[action] / self.counts[action]
 
 
 class SearchBot:
@@ -38,61 +54,24 @@ class SearchBot:
             return legal[0]
         assert view.seat is not None
         budget = self.budget_for(view.game)
-        if (
-            budget.windows
-            and view.game != "pocha"
-            and (view.game != "tute2" or view.faceup is not None)  # Tute 2's arrastre: the exact solve
-            and any(not code.startswith("play:") for code in legal)
-        ):
-            window = rule_choose(view, legal, rng)
-            if not window.startswith("play:"):
-                return window
+        tables = self.sample(view, budget, rng)
+        if not tables:
+            return rule_choose(view, legal, rng)  # a rare spot the sampler cannot fill
+        guide = None
+        if budget.prior and view.game != "pocha":
+            # Tute only: in Pocha the playouts are clearly stronger than the rule bot (docs/PERFORMANCE.md)
+            guide = rule_guide(view, legal, rng)
+        return self.decide(tables, legal, view.seat, rng, guide=guide)
+
+    def sample(self, view: SeatView, budget: Budget, rng: random.Random) -> list[Table]:
+        """The deals the decision is searched on: ``samples`` drawn, those the sampler filled kept."""
         sampler = DealSampler(view)
         if view.game == "tute2" and view.stock_size == 0 and view.faceup is None:
             samples = 1  # every card is known: the one deal is the real one
         else:
             samples = budget.samples
-        tables: list[Table] = []
-        weights: list[float] = []
-        for _ in range(samples):
-            table = None
-            weight = 1.0
-            for _ in range(budget.draws if budget.mismatch < 1.0 and samples > 1 else 1):
-                seen = [1.0]
-
-                def watch(t: Table, legal: list[int], action: int, seen: list[float] = seen) -> None:
-                    if t.to_act != view.seat and greedy(t, legal, budget.weights) != action:
-                        seen[0] *= budget.mismatch
-
-                found = sampler.sample(rng, watch if budget.mismatch < 1.0 else None)
-                if found is not None and (table is None or seen[0] > weight):
-                    table, weight = found, seen[0]
-                if weight >= 1.0:
-                    break
-            if table is not None:
-                tables.append(table)
-                weights.append(weight)
-        if not tables:
-            return rule_choose(view, legal, rng)  # a rare spot the sampler cannot fill
-        guide = None
-        if (budget.prior or budget.confidence) and view.game != "pocha":
-            # Tute only: in Pocha the playouts are clearly stronger than the rule bot (docs/PERFORMANCE.md)
-            guide = rule_guide(view, legal, rng)
-        if budget.method == "ismcts" and view.game == "tute2" and view.faceup is not None:
-            from . import ismcts
-
-            return ismcts.decide(tables, legal, view.seat, rng, budget, guide)
-        if budget.method == "replies" and view.game == "tute2" and view.faceup is not None and not view.trick:
-            from . import replies
-
-            lead = replies.decide(tables, legal, view.seat, rng, budget, None if guide is None else guide())
-            if lead is not None:
-                return lead
-        scores = None
-        if budget.rule_weight and view.game != "pocha" and all(code.startswith("play:") for code in legal):
-            by_card = card_scores(read_view(view), [ACTION_OF_CODE[code] for code in legal])
-            scores = {card: budget.rule_weight * score for card, score in by_card.items()}
-        return self.decide(tables, legal, view.seat, rng, guide=guide, weights=weights, scores=scores)
+        tables = [sampler.sample(rng) for _ in range(samples)]
+        return [table for table in tables if table is not None]
 
     def choose_full(self, table: Table, legal: tuple[str, ...], rng: random.Random) -> str:
         """The cheat: the same search on the real deal (every hand seen). Bench only, never offered."""
@@ -110,29 +89,15 @@ class SearchBot:
         *,
         repeat: bool = False,
         guide: Callable[[], int] | None = None,
-        weights: list[float] | None = None,
-        scores: dict[int, float] | None = None,
+        tally: Tally | None = None,
     ) -> str:
         """The best of ``legal`` for ``seat`` over ``tables`` (deals at the decision, the seat to act):
         each action played out or, once few cards are left, solved exactly on each deal; ``repeat``: more
         playouts than deals (the cheat's one deal), ``guide``: the rule bot's choice (``prior`` points
-        more), ``weights``: each deal's, ``scores``: points added per action."""
+        more), ``tally``: where the values are summed (by default a plain ``Tally``)."""
         budget = self.budget_for(tables[0].rules.game)
         actions = [ACTION_OF_CODE[code] for code in legal]
-        totals = dict.fromkeys(actions, 0.0)
-        counts = dict.fromkeys(actions, 0.0)
-        #: per action, its value on each deal (round) it was scored on: the paired test reads them
-        seen: dict[int, dict[int, float]] = {a: {} for a in actions}
-        if weights is None:
-            weights = [1.0] * len(tables)
-        first = tables[0]
-        cards_left = sum(h.bit_count() for h in first.hands) + len(first.trick)
-        if (
-            first.rules.has_stock
-        ):  # Tute 2: exact once the stock is drawn (before, the deal's stock would be searched)
-            exact = first.faceup < 0 and first.stock_size == 0
-        else:
-            exact = first.rules.is_tute and cards_left <= budget.solve_cards
+        exact = self.exact(tables[0], budget)
         if exact and len(tables) == 1:
             table = tables[0]
             available = table.legal_ids()
@@ -141,58 +106,83 @@ class SearchBot:
             )
             if choice is not None:
                 return CODE_OF_ACTION[choice]
+        tally = tally or Tally(actions)
         if exact:
-            # the solves are the costly decisions: at most ``solve_samples`` deals of them
-            solved = budget.solve_samples if not first.rules.has_stock else len(tables)
-            for table, weight in zip(tables[:solved], weights[:solved], strict=True):
-                solver = Solver(table, seat, budget.solve_nodes)
-                for action in actions:
-                    if action in table.legal_ids():
-                        child = table.clone()
-                        child.step(action)
-                        value = solver.value(child)
-                        if value is None:  # past its node budget: a playout instead
-                            value = playout_value(child, seat, rng, weights=budget.weights)
-                        totals[action] += weight * value
-                        counts[action] += weight
-                        seen[action][id(table)] = value
+            self.solve(tables, actions, seat, rng, budget, tally)
         else:
-            rounds = max(1, budget.playouts // max(1, len(actions)))
-            if not repeat:
-                rounds = min(rounds, len(tables))
-            for r in range(rounds):
-                table = tables[r % len(tables)]
-                weight = weights[r % len(tables)]
-                available = table.legal_ids()
-                seed = rng.random()  # every action's playout on this deal shares its randomness
-                for action in actions:
-                    if action not in available:
-                        continue  # the sample's own window differs (a draw the view does not show)
-                    child = table.clone()
-                    child.step(action)
-                    value = playout_value(child, seat, random.Random(seed), budget.horizon, budget.weights)
-                    totals[action] += weight * value
-                    counts[action] += weight
-                    seen[action][r] = value
-        scored = [a for a in actions if counts[a]]
+            self.play_out(tables, actions, seat, rng, budget, tally, repeat)
+        scored = [a for a in actions if tally.counts[a]]
         if not scored:
             return legal[0]
         # the rule bot's choice, where the playouts (not an exact solve) decide
         prior = guide() if guide is not None and not exact else None
-        bonus = dict.fromkeys(scored, 0.0)
-        if scores is not None and not exact:
-            bonus = {a: scores.get(a, 0.0) for a in scored}
-        if prior in bonus:
-            bonus[prior] += budget.prior
-        best = max(scored, key=lambda a: (totals[a] / counts[a] + bonus[a], -a))
-        if (
-            budget.confidence
-            and prior in bonus
-            and best != prior
-            and not _clearly_better(seen[best], seen[prior], budget.confidence)
-        ):
-            best = prior  # the samples do not show the rule bot's choice is worse
-        return CODE_OF_ACTION[best]
+        return CODE_OF_ACTION[self.pick(tally, scored, prior, exact, budget)]
+
+    @staticmethod
+    def exact(first: Table, budget: Budget) -> bool:
+        """Whether the deals are solved exactly: Tute 2 once the stock is drawn (before, the deal's stock
+        would be searched), Tute 4 once at most ``solve_cards`` cards are left."""
+        if first.rules.has_stock:
+            return first.faceup < 0 and first.stock_size == 0
+        cards_left = sum(h.bit_count() for h in first.hands) + len(first.trick)
+        return first.rules.is_tute and cards_left <= budget.solve_cards
+
+    def solve(
+        self,
+        tables: list[Table],
+        actions: list[int],
+        seat: int,
+        rng: random.Random,
+        budget: Budget,
+        tally: Tally,
+    ) -> None:
+        """Each action solved exactly on the deals (the costly decisions: at most ``solve_samples`` of
+        them in Tute 4), a playout where the solver runs past its node budget."""
+        solved = budget.solve_samples if not tables[0].rules.has_stock else len(tables)
+        for index, table in enumerate(tables[:solved]):
+            solver = Solver(table, seat, budget.solve_nodes)
+            for action in actions:
+                if action in table.legal_ids():
+                    child = table.clone()
+                    child.step(action)
+                    value = solver.value(child)
+                    if value is None:  # past its node budget: a playout instead
+                        value = self.playout(child, seat, rng, budget)
+                    tally.add(action, index, index, value)
+
+    def play_out(
+        self,
+        tables: list[Table],
+        actions: list[int],
+        seat: int,
+        rng: random.Random,
+        budget: Budget,
+        tally: Tally,
+        repeat: bool,
+    ) -> None:
+        """Each action played out on the deals in turn, ``playouts`` in all (at most one round per deal
+        unless ``repeat``), every action's playout on a deal sharing its randomness."""
+        rounds = max(1, budget.playouts // max(1, len(actions)))
+        if not repeat:
+            rounds = min(rounds, len(tables))
+        for r in range(rounds):
+            table = tables[r % len(tables)]
+            available = table.legal_ids()
+            seed = rng.random()
+            for action in actions:
+                if action not in available:
+                    continue  # the sample's own window differs (a draw the view does not show)
+                child = table.clone()
+                child.step(action)
+                tally.add(action, r, r % len(tables), self.playout(child, seat, random.Random(seed), budget))
+
+    def playout(self, table: Table, seat: int, rng: random.Random, budget: Budget) -> float:
+        """One playout's value for ``seat`` (``budget``: what ``bench/lab``'s playouts read)."""
+        return playout_value(table, seat, rng)
+
+    def pick(self, tally: Tally, scored: list[int], prior: int | None, exact: bool, budget: Budget) -> int:
+        """The best mean of ``scored``, ``prior`` (the rule bot's choice) ``budget.prior`` points more."""
+        return max(scored, key=lambda a: (tally.mean(a) + (budget.prior if a == prior else 0.0), -a))
 
 
 def rule_guide(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> Callable[[], int]:
@@ -204,20 +194,6 @@ def rule_guide(view: SeatView, legal: tuple[str, ...], rng: random.Random) -> Ca
         return ACTION_OF_CODE[rule_choose(view, legal, guide_rng)]
 
     return guide
-
-
-def _clearly_better(values: dict[int, float], base: dict[int, float], z: float) -> bool:
-    """Whether ``values`` beats ``base`` on the deals both were scored on by ``z`` standard errors of
-    the mean paired difference."""
-    diffs = [v - base[k] for k, v in values.items() if k in base]
-    n = len(diffs)
-    if n < 2:
-        return False
-    mean = sum(diffs) / n
-    if mean <= 0:
-        return False
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return var == 0 or mean > z * (var / n) ** 0.5
 
 
 class CheatBot:

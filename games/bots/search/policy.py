@@ -4,18 +4,20 @@ hand of the sampled deal seen), with its constants in one frozen ``PolicyWeights
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from games.engine.actions import BID, EXCHANGE, PASS, SING, SING_TUTE
-from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, STRONGER, SUIT_MASK, SUIT_OF
+from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
 from games.engine.table import BIDDING, PARTNER_SINGING, Table, beats, duty_mask
 
 
 @dataclass(frozen=True, slots=True)
 class PolicyWeights:
     """The playout policy's constants, one value each, so variants are measured without editing code
-    (``bench/policy_tune.py`` plays them against each other; ``Budget.weights`` puts them in the search).
+    (``bench/policy_tune.py`` plays them against each other; ``bench/lab`` puts them in the search, and
+    adds the policy's experimental options).
     """
 
     #: The chance a playout seat plays a random legal card instead of the policy's (keeps playouts varied).
@@ -29,15 +31,6 @@ class PolicyWeights:
     cante_weight: float = 0.8
     #: Tute 4: a trick of fewer points (with the trump spent) is not worth trumping in unless last to play.
     tute4_ruff_points: float = 10.0
-    #: Tute 2, stock open: the share of the difference between the two cards drawn next (points, and a
-    #: trump's worth kept) that winning the trick is worth (0: the stock is not looked at).
-    draw_weight: float = 0.0
-    #: Tute 4: lead the richest side card none of the others can beat (both opponents hold its suit and
-    #: nobody a higher card of it), before the cheapest card.
-    tute4_sure_leads: bool = False
-    #: Tute 4: take a trick with the cheapest card the opponent still to play cannot beat (not merely the
-    #: cheapest that beats the table); none: a cheap discard where the duties allow it.
-    tute4_cover: bool = False
 
     @classmethod
     def parse(cls, text: str) -> PolicyWeights:
@@ -47,7 +40,7 @@ class PolicyWeights:
             key, _, value = (part.strip() for part in item.partition(":"))
             if key not in cls.__dataclass_fields__:
                 raise ValueError(f"PolicyWeights has no field {key!r}")
-            flag = isinstance(getattr(DEFAULT_WEIGHTS, key), bool)
+            flag = isinstance(getattr(cls(), key), bool)
             values[key] = value.lower() in ("1", "true") if flag else float(value)
         return cls(**values)
 
@@ -55,18 +48,8 @@ class PolicyWeights:
 #: Today's policy, as set by hand.
 DEFAULT_WEIGHTS: Final = PolicyWeights()
 
-
-def policy(t: Table, rng: random.Random, w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
-    """A quick sensible action for the seat to act: swaps and cantes always, cheap winners for tricks
-    worth taking, cheap discards otherwise; in Pocha, play to the bid. Now and then a random card."""
-    legal = t.legal_ids()
-    if len(legal) == 1:
-        return legal[0]
-    if t.phase not in (BIDDING, PARTNER_SINGING) and rng.random() < w.epsilon:
-        cards = [a for a in legal if a < EXCHANGE]
-        if len(cards) == len(legal):
-            return rng.choice(cards)
-    return greedy(t, legal, w)
+#: A choice among the legal actions without randomness (``greedy``'s signature).
+Greedy = Callable[[Table, list[int], PolicyWeights], int]
 
 
 def greedy(t: Table, legal: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
@@ -93,6 +76,20 @@ def greedy(t: Table, legal: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> in
     if t.rules.is_tute:
         return _tute_card(t, cards, w)
     return _pocha_card(t, cards)
+
+
+def policy(t: Table, rng: random.Random, w: PolicyWeights = DEFAULT_WEIGHTS, choose: Greedy = greedy) -> int:
+    """A quick sensible action for the seat to act: swaps and cantes always, cheap winners for tricks
+    worth taking, cheap discards otherwise; in Pocha, play to the bid. Now and then a random card.
+    ``choose``: the choice without randomness (``bench/lab`` passes its own)."""
+    legal = t.legal_ids()
+    if len(legal) == 1:
+        return legal[0]
+    if t.phase not in (BIDDING, PARTNER_SINGING) and rng.random() < w.epsilon:
+        cards = [a for a in legal if a < EXCHANGE]
+        if len(cards) == len(legal):
+            return rng.choice(cards)
+    return choose(t, legal, w)
 
 
 def _best_sing(t: Table, legal: list[int]) -> int:
@@ -150,83 +147,59 @@ def _cante_after(
 
 def _tute_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
     if t.n == 2:
-        return _tute2_card(t, cards, w)
-    trump = t.trump
+        return tute2_card(t, cards, w)
     trick = t.trick
     me = t.to_act
     if not trick:
-        if w.tute4_sure_leads:
-            sure = [c for c in cards if SUIT_OF[c] != trump and _sure_lead(t, me, c)]
-            if sure:
-                return max(sure, key=lambda c: (POINTS[c], -c))
-        return min(
-            cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c])
-        )
+        return discard(t, me, cards, w)
     last = len(trick) == t.n - 1
-    win_card = t.win_card
     if t.side_of(t.win_seat) == t.side_of(me):
         if last or (len(trick) == 2 and t.win_seat != (me + 1) % 4):
             # the partner holds the trick: load points onto it, keeping trumps
+            trump = t.trump
             return max(
                 cards, key=lambda c: (SUIT_OF[c] != trump, POINTS[c] - _keep(t, me, c, None, w), -STRENGTH[c])
             )
-        return min(
-            cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c])
-        )
-    winners = [c for c in cards if beats(c, win_card, trump)]
+        return discard(t, me, cards, w)
+    winners = [c for c in cards if beats(c, t.win_card, t.trump)]
     if winners:
-        value = sum(POINTS[c] for c in trick)
-        cheapest = min(
-            winners, key=lambda c: (SUIT_OF[c] == trump and SUIT_OF[trick[0]] != trump, STRENGTH[c])
-        )
-        if w.tute4_cover and not last:
-            held = [c for c in winners if not _overtaken(t, me, c)]
-            if held:
-                cheapest = min(
-                    held, key=lambda c: (SUIT_OF[c] == trump and SUIT_OF[trick[0]] != trump, STRENGTH[c])
-                )
-            elif len(winners) < len(cards):
-                return min(
-                    (c for c in cards if c not in winners),
-                    key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c]),
-                )
-        if last or value + POINTS[cheapest] >= w.tute4_ruff_points or SUIT_OF[cheapest] != trump:
+        cheapest = cheapest_winner(t, winners)
+        if worth_taking(t, cheapest, last, w):
             return cheapest
+    return discard(t, me, cards, w)
+
+
+def discard(t: Table, me: int, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
+    """Tute 4: the cheapest of ``cards`` to part with: a side card before a trump, fewest points and
+    worth kept, then the weakest."""
+    trump = t.trump
     return min(cards, key=lambda c: (SUIT_OF[c] == trump, POINTS[c] + _keep(t, me, c, None, w), STRENGTH[c]))
 
 
-def _sure_lead(t: Table, me: int, card: int) -> bool:
-    """Tute 4, every hand seen: ``card`` led wins the trick (both opponents must follow its suit and no
-    other hand holds a higher card of it)."""
-    suit = SUIT_MASK[SUIT_OF[card]]
-    if STRONGER[card] & suit & (t.hands[(me + 1) % 4] | t.hands[(me + 2) % 4] | t.hands[(me + 3) % 4]):
-        return False
-    return bool(t.hands[(me + 1) % 4] & suit) and bool(t.hands[(me + 3) % 4] & suit)
+def cheapest_winner(t: Table, winners: list[int]) -> int:
+    """Tute 4: the cheapest of ``winners`` (cards beating the trick): no trump on a side suit led if
+    avoidable, then the weakest."""
+    trump, lead = t.trump, t.trick[0]
+    return min(winners, key=lambda c: (SUIT_OF[c] == trump and SUIT_OF[lead] != trump, STRENGTH[c]))
 
 
-def _overtaken(t: Table, me: int, card: int) -> bool:
-    """Tute 4, every hand seen: whether the opponent next to play could beat ``card`` played now."""
-    other = (me + 1) % 4
-    replies = duty_mask(t.rules, t.trump, (*t.trick, card), me, card, False, other, t.hands[other])
-    while replies:
-        low = replies & -replies
-        replies ^= low
-        if beats(low.bit_length() - 1, card, t.trump):
-            return True
-    return False
+def worth_taking(t: Table, card: int, last: bool, w: PolicyWeights = DEFAULT_WEIGHTS) -> bool:
+    """Tute 4: whether to take the trick with ``card``: last to play, a side card, or a trick of at least
+    ``tute4_ruff_points`` with it."""
+    value = sum(POINTS[c] for c in t.trick)
+    return last or value + POINTS[card] >= w.tute4_ruff_points or SUIT_OF[card] != t.trump
 
 
-def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) -> int:
+def tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS, draw: float = 0.0) -> int:
     """Two players, every card of the sample seen: a one-trick look-ahead against the other hand's
     replies the duties allow, counting the trick's points, the cante winning it opens, and what each
-    card is worth kept."""
+    card is worth kept; ``draw``, points more for winning the trick (``bench/lab``'s look at the stock)."""
     me = t.to_act
     other = 1 - me
     trump = t.trump
     trick = t.trick
     mine = _held_pairs(t, me)
     theirs = _held_pairs(t, other)
-    draw = _draw_swing(t, w) if w.draw_weight and t.faceup >= 0 else 0.0
     if trick:
         lead = trick[0]
         taken = POINTS[lead]
@@ -272,22 +245,6 @@ def _tute2_card(t: Table, cards: list[int], w: PolicyWeights = DEFAULT_WEIGHTS) 
         if worst > best:
             best_card, best = c, worst
     return best_card
-
-
-def _draw_swing(t: Table, w: PolicyWeights) -> float:
-    """Tute 2 with the stock open, every card seen: what winning the trick is worth in the cards drawn
-    (the winner draws the top card, the other the next), ``draw_weight`` of the difference."""
-    stock, pos = t.stock, t.stock_pos
-    first = stock[pos] if pos < len(stock) else t.faceup
-    second = stock[pos + 1] if pos + 1 < len(stock) else t.faceup
-    trump = t.trump
-
-    def worth(card: int) -> float:
-        if SUIT_OF[card] == trump:
-            return POINTS[card] + w.keep_trump + w.keep_trump_slope * STRENGTH[card]
-        return float(POINTS[card])
-
-    return w.draw_weight * (worth(first) - worth(second))
 
 
 def _pocha_card(t: Table, cards: list[int]) -> int:

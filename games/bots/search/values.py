@@ -1,23 +1,14 @@
 """What a playout is worth to the searching seat: a finished hand's margin (a won Tute game, a tute
-declared, a Pocha hand's score against the others') or, where a playout stops early, an estimate."""
+declared, a Pocha hand's score against the others')."""
 
 from __future__ import annotations
 
 import random
-from typing import Final
 
-from games.engine.cards import PAIR_MASK, POINTS, STRENGTH, SUIT_OF
-from games.engine.table import OVER, PARTNER_SINGING, Table
+from games.engine.table import OVER, Table
 
 from ..solver import TUTE_VALUE, WIN_BONUS
-from .policy import DEFAULT_WEIGHTS, PolicyWeights, policy
-
-#: A hand's worth where a playout stops early: per trump (base and per step of strength), per card point
-#: of a side card, and the share of a pair still to sing.
-EST_TRUMP: Final = 4.0
-EST_TRUMP_SLOPE: Final = 1.0
-EST_POINTS: Final = 0.4
-EST_PAIR: Final = 0.7
+from .policy import policy
 
 
 def _pocha_value(table: Table, seat: int) -> float:
@@ -35,55 +26,19 @@ def _tute_value(table: Table, seat: int) -> float:
     return margin + (WIN_BONUS if side in table.result_winners else -WIN_BONUS)
 
 
-def playout_value(
-    table: Table,
-    seat: int,
-    rng: random.Random,
-    horizon: int = 0,
-    weights: PolicyWeights = DEFAULT_WEIGHTS,
-) -> float:
-    """Play the hand out in place with the policy; the seat's value at its end, or after ``horizon``
-    more tricks (Tute), scored as the margin so far and what the hands left are worth."""
+def hand_value(table: Table, seat: int) -> float:
+    """The hand just finished, for ``seat``: Tute's margin and win bonus (or a tute), Pocha's score
+    against the others' mean."""
+    return _tute_value(table, seat) if table.rules.is_tute else _pocha_value(table, seat)
+
+
+def playout_value(table: Table, seat: int, rng: random.Random) -> float:
+    """Play the hand out in place with the policy: the seat's value at its end."""
     if table.rules.is_tute:
-        stop = table.tricks_done + horizon + (1 if table.trick else 0) if horizon else 1 << 30
         while table.phase != OVER:
-            if table.tricks_done >= stop and not table.trick and table.phase != PARTNER_SINGING:
-                return _tute_estimate(table, seat)
-            table.step(policy(table, rng, weights))
+            table.step(policy(table, rng))
         return _tute_value(table, seat)
     hand = table.hand_no
     while table.hand_no == hand and table.phase != OVER:
-        table.step(policy(table, rng, weights))
+        table.step(policy(table, rng))
     return _pocha_value(table, seat)
-
-
-def _tute_estimate(t: Table, seat: int) -> float:
-    """A Tute position mid-hand: the margin so far plus the worth of each side's hand (trumps by
-    strength, pairs still to sing, the aces and threes that will take points)."""
-    side = t.side_of(seat)
-    scores = t.side_scores()
-    value = float(scores[side] - scores[1 - side])
-    for other in range(t.n):
-        worth = _hand_worth(t, other)
-        value += worth if t.side_of(other) == side else -worth
-    return value
-
-
-def _hand_worth(t: Table, seat: int) -> float:
-    hand = t.hands[seat]
-    trump = t.trump
-    worth = 0.0
-    cards = hand
-    while cards:
-        low = cards & -cards
-        card = low.bit_length() - 1
-        cards ^= low
-        if SUIT_OF[card] == trump:
-            worth += EST_TRUMP + EST_TRUMP_SLOPE * STRENGTH[card]
-        else:
-            worth += EST_POINTS * POINTS[card]
-    if t.rules.cantes_in_arrastre or t.faceup >= 0:
-        for suit in range(4):
-            if not (t.sung >> suit) & 1 and hand & PAIR_MASK[suit] == PAIR_MASK[suit]:
-                worth += EST_PAIR * (40 if suit == trump else 20)
-    return worth

@@ -21,11 +21,9 @@ from games.bots.search import (
     PolicyWeights,
     SearchBot,
     Solver,
-    greedy,
 )
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.cards import INDEX_OF_CODE
-from games.engine.deal import seeded_decks
 from games.engine.table import OVER, Table
 
 from ..engine.test_properties import games
@@ -190,72 +188,12 @@ def test_tute4_solves_at_most_solve_samples_deals(monkeypatch: pytest.MonkeyPatc
 
 
 def test_the_playout_policy_weights_are_one_frozen_value() -> None:
-    """Today's constants by default, in every budget; ``parse`` reads the bench's ``weights=`` text."""
-    assert Budget().weights == TUTE4_BUDGET.weights == DEFAULT_WEIGHTS == PolicyWeights()
+    """Today's constants by default; ``parse`` reads the bench's ``weights=`` text."""
+    assert PolicyWeights() == DEFAULT_WEIGHTS
     assert PolicyWeights.parse("") == DEFAULT_WEIGHTS
-    parsed = PolicyWeights.parse("keep_trump:2.5/tute4_cover:1")
-    assert parsed == dataclasses.replace(DEFAULT_WEIGHTS, keep_trump=2.5, tute4_cover=True)
+    parsed = PolicyWeights.parse("keep_trump:2.5/epsilon:0")
+    assert parsed == dataclasses.replace(DEFAULT_WEIGHTS, keep_trump=2.5, epsilon=0.0)
     with pytest.raises(ValueError, match="no field"):
         PolicyWeights.parse("keep_trumps:1")
     with pytest.raises(dataclasses.FrozenInstanceError):
         parsed.epsilon = 0.0  # type: ignore[misc]
-
-
-def test_tute4_playouts_lead_a_sure_winner() -> None:
-    """Seat 3 leads with the ace of oros, which nobody can beat and both opponents must follow: the
-    policy with ``tute4_sure_leads`` leads it (their oros come to its side); without, its cheapest card."""
-    rules = Rules.build("tute4")
-    table = Table.new(rules, 0, seeded_decks(rules, "lead:3"))
-    legal = table.legal_ids()
-    assert table.to_act == 3 and table.trick == ()
-    ace, two = INDEX_OF_CODE["1O"], INDEX_OF_CODE["2O"]
-    assert greedy(table, legal, PolicyWeights(tute4_sure_leads=False)) == two
-    assert greedy(table, legal, PolicyWeights(tute4_sure_leads=True)) == ace
-
-
-def test_windows_makes_the_rule_bots_swaps_and_cantes() -> None:
-    """``Budget.windows``: in Tute 2's stock phase a swap or cante the rule bot makes is made, unsearched;
-    a window it passes up (it leads a card) is searched as before."""
-    rules = Rules.build("tute2")
-    bot = SearchBot(Budget(samples=3, playouts=12, windows=True))
-    rule = get_bot("rule")
-    found = 0
-    for game in range(12):
-        state = State.new(rules, seed=f"window:{game}")
-        rng = random.Random(game)
-        while not state.is_terminal():
-            seat = state.current_player()
-            assert seat is not None
-            legal = state.legal_actions()
-            view = state.view(seat)
-            if view.faceup is not None and any(not code.startswith("play:") for code in legal):
-                expected = rule(view, legal, random.Random(0))
-                if not expected.startswith("play:"):
-                    assert bot(view, legal, random.Random(1)) == expected
-                    found += 1
-            state = state.apply(rng.choice(legal))
-    assert found
-
-
-def test_rule_weight_plays_legally_and_the_rule_bot_plays_its_best_score() -> None:
-    """``Budget.rule_weight`` reads the rule bot's score of every card (``rule.card_scores``); the rule bot
-    itself plays the card that scores best."""
-    from games.bots.rule import card_scores, read_view
-
-    rules = Rules.build("tute2")
-    bot = SearchBot(Budget(samples=3, playouts=12, rule_weight=0.5))
-    state = play_game(rules, [bot, get_bot("rule")], seed="weight", rng_seed="weight")
-    assert state.is_terminal()
-    rng = random.Random(5)
-    state = State.new(rules, seed="scores")
-    for _ in range(7):
-        state = state.apply(rng.choice(state.legal_actions()))
-    seat = state.current_player()
-    assert seat is not None
-    legal = state.legal_actions()
-    cards = [INDEX_OF_CODE[code[5:]] for code in legal if code.startswith("play:")]
-    scores = card_scores(read_view(state.view(seat)), cards)
-    assert set(scores) == set(cards)
-    choice = get_bot("rule")(state.view(seat), legal, random.Random(0))
-    if choice.startswith("play:"):
-        assert scores[INDEX_OF_CODE[choice[5:]]] == max(scores.values())

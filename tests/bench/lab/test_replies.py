@@ -1,12 +1,12 @@
-"""Tute 2 leads scored against the other seat's best reply (games.bots.search.replies)."""
+"""Tute 2 leads scored against the other seat's best reply (bench.lab.replies)."""
 
 from __future__ import annotations
 
 import random
 
+from bench.lab import LabBudget, LabSearchBot, replies
 from games.bots import get_bot
 from games.bots.arena import play_game
-from games.bots.search import Budget, SearchBot, replies
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.actions import ACTION_OF_CODE
 from games.engine.sampling import DealSampler
@@ -46,7 +46,7 @@ def test_a_lead_is_worth_its_worst_reply() -> None:
 
 def test_replies_play_tute2_legally_and_reproducibly() -> None:
     rules = Rules.build("tute2")
-    bot = SearchBot(Budget(method="replies", samples=3, playouts=12, reshuffles=1))
+    bot = LabSearchBot(LabBudget(method="replies", samples=3, playouts=12, reshuffles=1))
     bots = [bot, get_bot("rule")]
     first = play_game(rules, bots, seed="r", rng_seed="r")
     again = replay(load_record(export_record(first, seed="r")))

@@ -1,18 +1,18 @@
-"""Information-set MCTS for Tute 2's stock phase (games.bots.search.ismcts): the tree's bookkeeping, legal and
+"""Information-set MCTS for Tute 2's stock phase (bench.lab.ismcts): the tree's bookkeeping, legal and
 reproducible play through the search bot."""
 
 from __future__ import annotations
 
 import random
 
+from bench.lab import LabBudget, LabSearchBot, ismcts
 from games.bots import get_bot
 from games.bots.arena import play_game
-from games.bots.search import Budget, SearchBot, ismcts
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.sampling import DealSampler
 from games.engine.table import Table
 
-QUICK = SearchBot(Budget(method="ismcts", samples=4, iterations=60))
+QUICK = LabSearchBot(LabBudget(method="ismcts", samples=4, iterations=60))
 
 
 def _deals(seed: str, plies: int, count: int) -> tuple[list[Table], int, tuple[str, ...]]:

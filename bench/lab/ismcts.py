@@ -23,8 +23,8 @@ from functools import partial
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
 from games.engine.table import OVER, Table
 
-from .budget import Budget
-from .values import playout_value
+from .budget import LabBudget
+from .values import lab_playout_value
 
 
 class Node:
@@ -58,7 +58,7 @@ def search(
     holds each action's statistics. ``value`` scores a position for the seat (by default a playout)."""
     root = Node()
     allowed = set(actions)
-    score = value or playout_value
+    score = value or lab_playout_value
     for i in range(iterations):
         table = deals[i % len(deals)].clone()
         node = root
@@ -126,12 +126,12 @@ def decide(
     legal: tuple[str, ...],
     seat: int,
     rng: random.Random,
-    budget: Budget,
+    budget: LabBudget,
     guide: Callable[[], int] | None,
 ) -> str:
-    """The search bot's Tute 2 stock-phase decision by this tree (``Budget.method == "ismcts"``)."""
+    """The search bot's Tute 2 stock-phase decision by this tree (``LabBudget.method == "ismcts"``)."""
     actions = [ACTION_OF_CODE[code] for code in legal]
-    value = partial(playout_value, horizon=budget.horizon, weights=budget.weights)
+    value = partial(lab_playout_value, horizon=budget.horizon, weights=budget.weights)
     root = search(deals, seat, actions, rng, budget.iterations, budget.explore, value=value)
     prior_action = guide() if guide is not None else None
     choice = choose(root, actions, prior_action, budget.prior)

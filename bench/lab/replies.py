@@ -17,8 +17,8 @@ from functools import partial
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION, EXCHANGE
 from games.engine.table import Table
 
-from .budget import Budget
-from .values import playout_value
+from .budget import LabBudget
+from .values import lab_playout_value
 
 
 def reshuffled(table: Table, rng: random.Random) -> Table:
@@ -37,7 +37,7 @@ def lead_values(
     rng: random.Random,
     reshuffles: int,
     *,
-    value: Callable[[Table, int, random.Random], float] = playout_value,
+    value: Callable[[Table, int, random.Random], float] = lab_playout_value,
 ) -> dict[int, list[float]]:
     """Each card led's value on each deal it is legal in: the other seat's best reply's mean over
     ``reshuffles`` stock orders. ``value`` scores a position for the seat (a playout)."""
@@ -71,7 +71,7 @@ def decide(
     legal: tuple[str, ...],
     seat: int,
     rng: random.Random,
-    budget: Budget,
+    budget: LabBudget,
     prior: int | None,
 ) -> str | None:
     """A lead of Tute 2's stock phase by this search, plus ``budget.prior`` points for the rule bot's
@@ -80,7 +80,7 @@ def decide(
     actions = [ACTION_OF_CODE[code] for code in legal]
     if deals[0].trick or deals[0].faceup < 0 or any(a >= EXCHANGE for a in actions):
         return None
-    value = partial(playout_value, horizon=budget.horizon, weights=budget.weights)
+    value = partial(lab_playout_value, horizon=budget.horizon, weights=budget.weights)
     values = lead_values(deals, seat, actions, rng, max(1, budget.reshuffles), value=value)
     scored = [a for a in actions if values[a]]
     if not scored:
