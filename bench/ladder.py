@@ -80,9 +80,9 @@ def child(mode: str, args: list[str]) -> None:
     django.setup()
     from django.contrib.auth.models import User
 
-    from games.ladder.models import GAMES, BotIncident, BotProfile, LadderMatch, Validation
     from games.models import Player
     from games.services import bot_create
+    from ladder.models import GAMES, BotIncident, BotProfile, LadderMatch, Validation
 
     if mode == "setup":
         count = int(args[0])

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.http import StreamingHttpResponse
-from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import (
     OpenApiParameter,
     OpenApiResponse,
@@ -22,7 +21,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.callers import caller, signed_in, signed_in_user
+from games.callers import IsPerson, caller, signed_in, signed_in_user
 from games.engine.rules import (
     FIRST_LEADS,
     FLAG_NAMES,
@@ -32,10 +31,7 @@ from games.engine.rules import (
     TUTE_DECLARATIONS,
     Rules,
 )
-from games.errors import BoardNotRevealed, MatchNotFinished, PeopleOnly
-from games.ladder.models import BotProfile
-from games.ladder.outputs import ValidationOutput, validation_out
-from games.ladder.services import bot_seen, ladder_games_set, push_endpoint_set, validation_request
+from games.errors import BoardNotRevealed, MatchNotFinished
 from games.models import Match, Player, Seat
 from games.selectors import (
     MATCH_ORDERINGS,
@@ -52,8 +48,6 @@ from games.services import (
     Clock,
     SeatSpec,
     action_submit,
-    bot_create,
-    bot_settings_update,
     bot_token_rotate,
     challenge_accept,
     challenge_decline,
@@ -66,6 +60,7 @@ from games.services import (
     token_create,
     token_revoke,
 )
+from games.signals import bot_present
 from games.streams import event_lines
 from tute_site.api import (
     ErrorOutput,
@@ -76,27 +71,9 @@ from tute_site.api import (
     Pagination,
     client_address,
     query_input,
+    secret,
 )
 from tute_site.streams import LeasedLines, stream_lease
-
-
-class IsPerson(IsAuthenticated):
-    """Signed in as a person: bot accounts own no bots and no personal tokens (403 people_only)."""
-
-    message = PeopleOnly.message
-    code = PeopleOnly.code
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if not super().has_permission(request, view):
-            return False
-        player = caller(request)
-        return player is None or not player.is_bot
-
-
-def secret(response: Response) -> Response:
-    """A response that shows a token: no cache (browser, proxy) may keep it (``Cache-Control: no-store``)."""
-    add_never_cache_headers(response)
-    return response
 
 
 def found(match_id: int) -> Match:
@@ -562,133 +539,6 @@ class MatchRecordApi(APIView):
 # -- bots and tokens ------------------------------------------------------------------------------------
 
 
-class BotOutput(serializers.Serializer):
-    handle = serializers.CharField()
-    display_name = serializers.CharField()
-    is_bot = serializers.BooleanField()
-    auto_accept = serializers.BooleanField()
-    created_at = serializers.DateTimeField()
-    games = serializers.SerializerMethodField(help_text="The games the bot plays on the ladder.")
-    validation = serializers.SerializerMethodField(
-        help_text="Per game: status (pending, running, passed, failed), passed, required, failure_reason."
-    )
-
-    push_url = serializers.SerializerMethodField(help_text="A push bot's endpoint, else an empty string.")
-
-    def get_games(self, bot: Player) -> list[str]:
-        try:
-            return list(bot.ladder.ladder_games)
-        except BotProfile.DoesNotExist:
-            return []
-
-    def get_push_url(self, bot: Player) -> str:
-        try:
-            return bot.ladder.push_url
-        except BotProfile.DoesNotExist:
-            return ""
-
-    @extend_schema_field(serializers.DictField(child=serializers.DictField()))
-    def get_validation(self, bot: Player) -> dict[str, Any]:
-        return {v.game: validation_out(v) for v in bot.validations.all()}
-
-
-class BotListCreateApi(PagedList, APIView):
-    permission_classes = [IsPerson]
-
-    class InputSerializer(Input):
-        class Meta:
-            ref_name = "BotCreateInput"
-
-        handle = serializers.SlugField(max_length=32)
-        display_name = serializers.CharField(max_length=64, required=False, default="")
-
-    @extend_schema(responses=BotOutput(many=True))
-    def get(self, request: Request) -> Response:
-        bots = (
-            Player.objects.filter(is_bot=True, owner=signed_in_user(request))
-            .select_related("ladder")
-            .prefetch_related("validations")
-            .order_by("handle")
-        )
-        return self.page_response(request, bots, BotOutput)
-
-    @extend_schema(
-        request=InputSerializer,
-        responses={
-            201: inline_serializer("BotCreated", {"bot": BotOutput(), "token": serializers.CharField()})
-        },
-    )
-    def post(self, request: Request) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        bot, token = bot_create(owner=signed_in_user(request), **data.validated_data)
-        return secret(Response({"bot": BotOutput(bot).data, "token": token}, status=status.HTTP_201_CREATED))
-
-
-class BotSettingsApi(APIView):
-    permission_classes = [IsPerson]
-
-    class InputSerializer(Input):
-        class Meta:
-            ref_name = "BotSettingsInput"
-
-        auto_accept = serializers.BooleanField(required=False)
-        games = serializers.ListField(
-            child=serializers.ChoiceField(choices=Match.GameName.choices),
-            required=False,
-            max_length=3,
-            help_text="The games the bot plays on the ladder ([] leaves it); validation starts for each "
-            "one it has not passed.",
-        )
-        push_url = serializers.URLField(
-            required=False,
-            allow_blank=True,
-            max_length=200,
-            help_text="An HTTPS endpoint on a public address: the server POSTs each your_turn there, "
-            'signed, and plays the answer\'s action ("" turns push off). The answer shows push_secret once.',
-        )
-
-    @extend_schema(request=InputSerializer, responses=BotOutput)
-    def patch(self, request: Request, handle: str) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        v = data.validated_data
-        user = signed_in_user(request)
-        bot = bot_settings_update(owner=user, handle=handle, auto_accept=v.get("auto_accept"))
-        if "games" in v:
-            bot = ladder_games_set(owner=user, handle=handle, games=v["games"])
-        push_secret = None
-        if "push_url" in v:
-            push_secret = push_endpoint_set(owner=user, handle=handle, url=v["push_url"])
-            bot = Player.objects.get(pk=bot.pk)
-        out = dict(BotOutput(bot).data)
-        if push_secret is not None:
-            out["push_secret"] = push_secret  # shown this once
-            return secret(Response(out))
-        return Response(out)
-
-
-class ValidationRequestApi(APIView):
-    """The owner asks for (or, after a failure, repeats) the bot's validation for a game."""
-
-    permission_classes = [IsPerson]
-
-    class InputSerializer(Input):
-        class Meta:
-            ref_name = "ValidationRequestInput"
-
-        game = serializers.ChoiceField(choices=Match.GameName.choices)
-
-    @extend_schema(request=InputSerializer, responses={202: ValidationOutput})
-    def post(self, request: Request, handle: str) -> Response:
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        validation = validation_request(
-            owner=signed_in_user(request), handle=handle, game=data.validated_data["game"]
-        )
-        return Response(validation_out(validation), status=status.HTTP_202_ACCEPTED)
-
-
 class MyTurnsApi(PagedList, APIView):
     """Polling for clients that cannot stream: the matches where it is the caller's turn now."""
 
@@ -701,7 +551,7 @@ class MyTurnsApi(PagedList, APIView):
     )
     def get(self, request: Request) -> Response:
         player = signed_in(request)
-        bot_seen(player=player)  # a polling bot is online for the ladder
+        bot_present.send(sender=Player, player=player)  # a polling bot is online
         paginator = Pagination()
         page = paginator.paginate_queryset(my_turns(player=player), request, view=self) or []
         timeouts = dict(

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 
+from games.errors import PeopleOnly
 from games.models import Player
 from games.services import player_for_user
 
@@ -31,3 +35,16 @@ def signed_in_user(request: Request) -> User:
     user = request.user
     assert isinstance(user, User)  # IsAuthenticated ran first
     return user
+
+
+class IsPerson(IsAuthenticated):
+    """Signed in as a person: bot accounts own no bots and no personal tokens (403 people_only)."""
+
+    message = PeopleOnly.message
+    code = PeopleOnly.code
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if not super().has_permission(request, view):
+            return False
+        player = caller(request)
+        return player is None or not player.is_bot

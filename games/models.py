@@ -344,22 +344,3 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match_id}#{self.ply} seat {self.seat}: {self.code}"
-
-
-# The ladder's models live in their own module of the app (games/ladder); imported here to register them.
-from games.ladder.models import BotIncident, BotProfile, LadderMatch, Validation  # noqa: E402
-
-__all__ = [
-    "Action",
-    "ApiToken",
-    "Board",
-    "BotIncident",
-    "BotProfile",
-    "Game",
-    "LadderMatch",
-    "Match",
-    "MatchBoard",
-    "Player",
-    "Seat",
-    "Validation",
-]

@@ -35,12 +35,22 @@ class MatchContext:
         return next((s for s in self.seats if s.index == index), None)
 
 
+#: One-to-one relations of Player read with it wherever a turn may start (a match's seats, the players
+#: a match is created with): an app built on games names those its ``games.signals.turn_started``
+#: receivers read (the ladder: a bot's profile, whether it is a push bot), from its AppConfig.ready(),
+#: so a move costs no query for them.
+SEAT_PLAYER_RELATIONS: list[str] = []
+
+
+def seat_player_relation_add(name: str) -> None:
+    """Read the Player relation ``name`` with a match's seats from now on (see SEAT_PLAYER_RELATIONS)."""
+    if name not in SEAT_PLAYER_RELATIONS:
+        SEAT_PLAYER_RELATIONS.append(name)
+
+
 def _seats() -> Prefetch[Any]:
-    # A bot account's ladder profile comes with it: a move that makes a bot's turn asks whether that
-    # bot is a push bot (games.services.common.queue_push_turn), and would otherwise query for it.
-    return Prefetch(
-        "seats", queryset=Seat.objects.select_related("player", "player__ladder").order_by("index")
-    )
+    related = ["player", *(f"player__{name}" for name in SEAT_PLAYER_RELATIONS)]
+    return Prefetch("seats", queryset=Seat.objects.select_related(*related).order_by("index"))
 
 
 def match_context(match_id: int, *, lock: bool) -> MatchContext:

@@ -13,7 +13,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Q
@@ -21,10 +21,9 @@ from django.utils import timezone
 from rest_framework import serializers
 
 from games.events import match_channel, waiter_for, waiter_on
-from games.ladder.models import BotIncident
-from games.ladder.services import bot_seen
 from games.models import Action, Match, Player, Seat
 from games.selectors import MatchContext, match_context, match_view_for
+from games.signals import bot_present, bot_stream_looked
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +48,8 @@ class StreamMemory:
     started: set[int] = field(default_factory=set)
     turns: set[tuple[int, int, datetime | None]] = field(default_factory=set)
     finished: set[int] = field(default_factory=set)
-    incidents: set[int] = field(default_factory=set)
+    #: What each receiver of ``games.signals.bot_stream_looked`` told already, under its own key.
+    notices: dict[str, set[int]] = field(default_factory=dict)
 
 
 def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]:
@@ -63,7 +63,7 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
         .select_related("match")
         .order_by("match_id")
     )
-    events = incident_events(player, memory)  # first: they explain the turns and finishes after them
+    events = notice_events(player, memory)  # first: they explain the turns and finishes after them
     for seat in seats:
         match = seat.match
         if match.status == Match.Status.OPEN:
@@ -120,65 +120,15 @@ def pending_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]
     return events
 
 
-def incident_events(
-    player: Player, memory: StreamMemory, *, match_id: int | None = None
-) -> list[dict[str, Any]]:
-    """What happened to the bot's seat that it did not choose: ``action_refused`` (an action of its the
-    engine refused, with the reason), ``timeout`` (a move the server played for it when its time ran
-    out) and ``forfeit_warning`` (the next timeout in that match forfeits it). Each once per connection;
-    on connecting, those of the last five minutes."""
+def notice_events(player: Player, memory: StreamMemory) -> list[dict[str, Any]]:
+    """What the apps built on games tell a bot account's stream besides its matches (the ladder: refused
+    actions, timeouts and forfeit warnings), each once per connection (``games.signals.bot_stream_looked``)."""
     if not player.is_bot:
-        return []  # incidents are kept for bot accounts only
-    qs = BotIncident.objects.filter(player=player, created_at__gte=memory.connected_at - RECENT_FINISH)
-    if memory.incidents:
-        qs = qs.exclude(pk__in=memory.incidents)
+        return []
     events: list[dict[str, Any]] = []
-    for incident in qs.select_related("match").order_by("created_at", "id"):
-        memory.incidents.add(incident.pk)
-        events.extend(incident_notices(incident))
+    for _receiver, found in bot_stream_looked.send(sender=Player, player=player, memory=memory):
+        events.extend(cast("list[dict[str, Any]]", found))  # each receiver's list of events
     return events
-
-
-def incident_notices(incident: BotIncident) -> list[dict[str, Any]]:
-    """The events (stream) and notices (polling) one incident makes."""
-    answer = incident.answer or {}
-    if incident.kind == BotIncident.Kind.ILLEGAL:
-        detail = answer.get("detail") or {}
-        return [
-            {
-                "type": "action_refused",
-                "match": incident.match_id,
-                "ply": incident.ply,
-                "action": (incident.sent or {}).get("action"),
-                "code": answer.get("code"),
-                "reason": detail.get("reason"),
-                "legal": detail.get("legal"),
-                "time": api_time(incident.created_at),
-            }
-        ]
-    timeouts, limit = answer.get("timeouts", 0), answer.get("max_timeouts", 0)
-    notices = [
-        {
-            "type": "timeout",
-            "match": incident.match_id,
-            "ply": incident.ply,
-            "action": answer.get("played"),
-            "timeouts": timeouts,
-            "max_timeouts": limit,
-            "time": api_time(incident.created_at),
-        }
-    ]
-    if limit and timeouts == limit - 1:
-        notices.append(
-            {
-                "type": "forfeit_warning",
-                "match": incident.match_id,
-                "timeouts": timeouts,
-                "max_timeouts": limit,
-                "message": f"One more timeout in match {incident.match_id} forfeits it.",
-            }
-        )
-    return notices
 
 
 def event_lines(
@@ -207,7 +157,7 @@ def event_lines(
         how = "connect"
         while True:
             if time.monotonic() - seen_at >= SEEN_SECONDS:
-                bot_seen(player=player)  # an open stream keeps the bot online for the ladder
+                bot_present.send(sender=Player, player=player)  # an open stream: the bot is online
                 seen_at = time.monotonic()
             looked = time.monotonic()
             events = pending_events(player, memory)

@@ -7,7 +7,6 @@ import logging
 from celery import shared_task
 from django.db import OperationalError
 
-from games.ladder.services import push_turn
 from games.services import bot_turn_play, house_bot_turns_requeue, overdue_turns, turn_timeout
 from games.services.luck import game_luck_compute
 
@@ -53,17 +52,3 @@ def requeue_house_bot_turns() -> int:
 def game_luck(game_id: int) -> None:
     """Work out a finished game's luck figure (house bots playing its deal); a no-op once stored."""
     game_luck_compute(game_id=game_id)
-
-
-@shared_task(
-    name="games.push_turn",
-    acks_late=True,
-    soft_time_limit=30,
-    time_limit=40,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=3,
-)
-def push_turn_task(match_id: int, ply: int) -> str | None:
-    """POST a push bot's turn to its endpoint and play its answer; a no-op once the match moved on."""
-    return push_turn(match_id=match_id, ply=ply)

@@ -1,9 +1,9 @@
 from django.urls import path
 
 from games import apis, board_apis
-from games.ladder import apis as ladder_apis
 
-# Django tries the patterns in order: the two that every move calls come first.
+# Django tries the patterns in order: the two that every move calls come first. The ladder's bots/...
+# paths (ladder/urls.py) are included after these; none of them matches another's path.
 urlpatterns = [
     path("matches/<int:match_id>/view/", apis.MatchViewApi.as_view(), name="match-view"),
     path("matches/<int:match_id>/actions/", apis.ActionSubmitApi.as_view(), name="match-actions"),
@@ -23,11 +23,7 @@ urlpatterns = [
     ),
     path("matches/<int:match_id>/record/", apis.MatchRecordApi.as_view(), name="match-record"),
     path("boards/<int:board_id>/", board_apis.BoardDetailApi.as_view(), name="board-detail"),
-    path("bots/", apis.BotListCreateApi.as_view(), name="bot-list"),
     path("bots/me/turns/", apis.MyTurnsApi.as_view(), name="my-turns"),
-    path("bots/me/notices/", ladder_apis.MyNoticesApi.as_view(), name="my-notices"),
-    path("bots/<slug:handle>/", apis.BotSettingsApi.as_view(), name="bot-settings"),
-    path("bots/<slug:handle>/validation/", apis.ValidationRequestApi.as_view(), name="bot-validation"),
     path("bots/<slug:handle>/token/", apis.BotTokenRotateApi.as_view(), name="bot-token-rotate"),
     path("stream/events/", apis.EventStreamApi.as_view(), name="event-stream"),
     path("me/", apis.MeApi.as_view(), name="me"),

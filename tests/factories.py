@@ -14,10 +14,10 @@ import factory
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
-from games.ladder.models import GAMES, Validation
 from games.models import ApiToken, Game, Match, Player
 from games.services import SeatSpec, match_create, token_create
 from games.tokens import token_digest
+from ladder.models import GAMES, Validation
 
 
 class UserFactory(factory.django.DjangoModelFactory[User]):

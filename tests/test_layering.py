@@ -3,7 +3,7 @@
 - the rules engine imports neither Django nor the bots (its command line finds the bots through the
   ``tute_arena.bots`` entry point);
 - the bots import only the engine;
-- games never imports the apps that listen to it (ratings, tournaments) nor the website;
+- games never imports the apps that listen to it (ratings, tournaments, the ladder) nor the website;
 - no app imports another app's ``apis``;
 - no package's services import its tasks (tasks import services; services queue tasks by name through
   ``tute_site.celery.queue_on_commit``), and that helper is the only place that sends a task.
@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-APPS = ("games", "ratings", "tournaments", "matchmaking", "web", "tute_site")
+APPS = ("games", "ratings", "tournaments", "ladder", "web", "tute_site")
 
 
 def sources(folder: str) -> list[Path]:
@@ -105,6 +105,11 @@ def test_the_bots_import_only_the_engine() -> None:
 
 def test_games_never_imports_ratings_tournaments_or_the_website() -> None:
     assert offenders("games", lambda path, m: top(m) in {"ratings", "tournaments", "web"}) == {}
+
+
+def test_games_never_imports_the_ladder() -> None:
+    """The ladder listens to games.signals and registers its policies from LadderConfig.ready()."""
+    assert offenders("games", lambda path, m: top(m) in {"ladder", "matchmaking"}) == {}
 
 
 def test_no_app_imports_another_apps_apis() -> None:

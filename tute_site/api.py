@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.cache import add_never_cache_headers
 from rest_framework import exceptions, parsers, renderers, serializers, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.request import Request
@@ -168,6 +169,12 @@ def client_address(request: HttpRequest) -> str:
         return remote
     hops = [hop.strip() for hop in str(forwarded).split(",") if hop.strip()]
     return hops[-min(proxies, len(hops))] if hops else remote
+
+
+def secret(response: Response) -> Response:
+    """A response that shows a token: no cache (browser, proxy) may keep it (``Cache-Control: no-store``)."""
+    add_never_cache_headers(response)
+    return response
 
 
 class ErrorOutput(serializers.Serializer):

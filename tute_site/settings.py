@@ -90,7 +90,7 @@ INSTALLED_APPS = [
     "games",
     "tournaments",
     "ratings",
-    "matchmaking",
+    "ladder",
     "web",
 ]
 

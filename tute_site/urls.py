@@ -19,7 +19,7 @@ urlpatterns = [
     path("api/v1/", include("games.urls")),
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("tournaments.urls")),
-    path("api/v1/", include("matchmaking.urls")),
+    path("api/v1/", include("ladder.urls")),
     path("api/v1/schema/", SchemaApi.as_view(), name="schema"),
     path("api/v1/docs/", docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
     path("api/v1/redoc/", docs_page(SpectacularRedocView.as_view(url_name="schema")), name="api-redoc"),

@@ -10,9 +10,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from games.ladder.models import GAMES
-from games.ladder.services import ladder_games_set, validation_request
-from matchmaking.selectors import LEADERBOARD_GAMES, bot_for_author, bot_leaderboard, bot_status
+from ladder.models import GAMES
+from ladder.selectors import LEADERBOARD_GAMES, bot_for_author, bot_leaderboard, bot_status
+from ladder.services import ladder_games_set, validation_request
 from tute_site.exceptions import ApplicationError
 from web.people import request_user
 

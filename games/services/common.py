@@ -5,13 +5,13 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
 from games.engine import State
 from games.events import publish_match_event
 from games.models import Match, Seat
 from games.selectors import MatchContext
+from games.signals import turn_started as turn_started_signal
 from tute_site.celery import queue_on_commit
 
 #: How long a house bot's turn may wait before the sweeper re-queues its (presumably lost) task.
@@ -48,14 +48,16 @@ def turn_after(
 
 
 def turn_started(context: MatchContext) -> None:
-    """After the turn fields are saved: queue the house bot's move if it is a house bot's, wake streams."""
+    """After the turn fields are saved: queue the house bot's move if it is a house bot's, else tell the
+    apps built on games whose turn it is (``games.signals.turn_started``: the ladder pushes a push bot's
+    turn to it), and wake the streams."""
     match = context.match
     seat = context.seat_at(match.turn_seat)
     if seat is not None and seat.bot_level:
         seated = any(s.player_id is not None for s in context.seats)
         queue_house_bot(match.pk, match.ply, players=seated)
     elif seat is not None:
-        queue_push_turn(match, seat)
+        turn_started_signal.send(sender=Match, match=match, seat=seat)
     publish_match_event(match, context.seats)
 
 
@@ -78,19 +80,3 @@ def queue_house_bot(match_id: int, ply: int, *, players: bool = True) -> None:
     """
     queue = settings.CELERY_TASK_DEFAULT_QUEUE if players else settings.TUTE_BOT_ONLY_QUEUE
     queue_on_commit("games.bot_play_turn", match_id, ply, queue=queue)
-
-
-def queue_push_turn(match: Match, seat: Seat) -> None:
-    """When the seat to act is a push bot (games.ladder.push), queue the POST of its turn on commit.
-
-    The bot's profile is read with the match's seats (``games.selectors.match_context``), so a move
-    costs no query for this; seats loaded some other way read it once."""
-    player = seat.player
-    if player is None or not player.is_bot:
-        return
-    try:
-        push_url = player.ladder.push_url
-    except ObjectDoesNotExist:  # a bot that never set up the ladder or push
-        return
-    if push_url:
-        queue_on_commit("games.push_turn", match.pk, match.ply)

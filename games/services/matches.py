@@ -19,7 +19,6 @@ from games.errors import (
     AbortTooLate,
     AlreadySeated,
     BoardFixed,
-    BotNotValidated,
     GameStarted,
     InvalidClientSeed,
     InvalidRules,
@@ -35,9 +34,9 @@ from games.errors import (
     UnknownPlayer,
 )
 from games.events import publish_match_event
-from games.ladder.selectors import unvalidated_bots
 from games.models import Action, Board, Game, Match, MatchBoard, Player, Seat
-from games.selectors import MatchContext, match_context
+from games.policies import rated_match_refusal
+from games.selectors import SEAT_PLAYER_RELATIONS, MatchContext, match_context
 from games.services.boards import board_create, board_redeal, boards_reveal, new_server_seed
 from games.services.common import set_turn
 from games.states import cache_state, match_rules
@@ -100,7 +99,7 @@ def match_create(
     ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
     game's server seed is drawn now and its commitment shown while the match is open.
 
-    A bot account plays rated matches of a game only once validated for it (games.ladder): ``rated=None``
+    A bot account plays rated matches of a game only once validated for it (the ladder): ``rated=None``
     makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
     (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
     organiser's to check.
@@ -148,8 +147,11 @@ def match_create(
     handles = [s.player for s in specs if s.player]
     if len(handles) != len(set(handles)):
         raise InvalidSeats("a player takes at most one seat in a match")
-    # With each bot account's ladder profile: its first turn asks whether it is a push bot.
-    by_handle = {p.handle: p for p in Player.objects.filter(handle__in=handles).select_related("ladder")}
+    # With the relations its first turn reads (a bot account's ladder profile: is it a push bot?).
+    seated = Player.objects.filter(handle__in=handles)
+    if SEAT_PLAYER_RELATIONS:
+        seated = seated.select_related(*SEAT_PLAYER_RELATIONS)
+    by_handle = {p.handle: p for p in seated}
     for handle in handles:
         if handle not in by_handle:
             raise UnknownPlayer(f"No player has the handle {handle!r}.")
@@ -387,18 +389,13 @@ def _call_off(context: MatchContext) -> Match:
 
 
 def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> bool:
-    """Whether the match is rated, given the bot accounts at it: a bot not validated for ``game`` makes
-    an unrated match by default and may not play a rated one."""
-    unvalidated = unvalidated_bots(game=game, players=players)
+    """Whether the match is rated, given who is at it: when a rated-match policy refuses them (the
+    ladder's: a bot not validated for ``game``), an unrated match by default, and a rated one refused."""
+    refusal = rated_match_refusal(game=game, players=players)
     if rated is None:
-        return not unvalidated
-    if rated and unvalidated:
-        handles = sorted(p.handle for p in unvalidated)
-        raise BotNotValidated(
-            f"{', '.join(handles)} must pass validation for {game} before playing rated matches "
-            f"(POST /api/v1/bots/{{handle}}/validation/), or create the match unrated.",
-            detail={"bots": handles, "game": game},
-        )
+        return refusal is None
+    if rated and refusal is not None:
+        raise refusal
     return rated
 
 

@@ -29,13 +29,12 @@ from games.errors import (
     StalePly,
 )
 from games.events import publish_match_event
-from games.ladder.incidents import refusal_record, timeout_record
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import MatchContext, match_context
 from games.services.boards import boards_reveal
 from games.services.common import queue_house_bot, set_turn, side_of, sides, turn_after, turn_started
 from games.services.matches import deal_game, duplicate_plays
-from games.signals import match_finished
+from games.signals import action_refused, match_finished, turn_timed_out
 from games.states import cache_state
 from tute_site.celery import queue_on_commit
 from tute_site.exceptions import error_body
@@ -62,8 +61,9 @@ def action_submit(
 ) -> Applied:
     """Apply ``code`` for the caller's seat at ``ply``; the same idempotency key gets the first answer.
 
-    A bot account's refused action is recorded once its transaction has rolled back (its author's
-    status page, its validation and its event stream show it), then the refusal is raised as before.
+    A bot account's refused action is told (``games.signals.action_refused``: the ladder records it for
+    its author's status page, its validation and its event stream) once its transaction has rolled
+    back, then the refusal is raised as before.
     """
     try:
         return _action_submit(
@@ -71,7 +71,8 @@ def action_submit(
         )
     except IllegalActionError as exc:
         if player.is_bot:
-            refusal_record(
+            action_refused.send(
+                sender=Match,
                 match_id=match_id,
                 player=player,
                 code=code,
@@ -156,7 +157,7 @@ def turn_timeout(*, match_id: int, ply: int, now: bool = False) -> Applied | Non
     code = house_bot_action(TIMEOUT_BOT, state, game.game_seat(seat.index), seed=_bot_seed(game, ply))
     seat.timeouts += 1
     seat.save(update_fields=["timeouts"])
-    timeout_record(context=context, seat=seat, ply=ply, code=code)
+    turn_timed_out.send(sender=Match, context=context, seat=seat, ply=ply, code=code)
     applied = _act(
         context,
         seat=seat.index,

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from client.tute_client import Event
-from games.ladder.models import BotProfile
 from games.models import Action, Match
+from ladder.models import BotProfile
 from tests.client.conftest import Account, Bots
 from tests.client.test_tute_client import challenge, finished, random_choice
 

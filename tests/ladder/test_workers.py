@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from client.tute_client import Event
-from games.ladder.models import BotIncident, LadderMatch, Validation
 from games.models import Match
-from matchmaking.services import ladder_tick
+from ladder.models import BotIncident, LadderMatch, Validation
+from ladder.tick import ladder_tick
 from ratings.models import Rating
 from tests.client.conftest import Account, Bots
 from tests.workers import TEST_BROKER_DB, Worker, broker_url_for_tests, worker_running

@@ -1,7 +1,7 @@
-"""The ladder's writers in the games app: presence, ladder opt-in, validation.
+"""The ladder's writers: presence, ladder opt-in, validation, push bots.
 
-The matchmaker itself (which reads ratings) is the ``matchmaking`` app's; it calls
-``validations_start_due`` here and makes ladder matches through ``ladder_match_create``.
+The matchmaker's tick (which reads ratings) is ``ladder.tick``; it calls ``validations_start_due`` here
+and makes ladder matches through ``ladder_match_create``.
 """
 
 from __future__ import annotations
@@ -27,13 +27,15 @@ from games.errors import (
     StalePly,
     UnknownGame,
 )
-from games.ladder.models import GAMES, BotIncident, BotProfile, LadderMatch, Validation
-from games.ladder.push import PushError, check_url, push
-from games.ladder.selectors import online_since, validation_required
 from games.models import Match, Player, Seat
 from games.selectors import match_context, match_view_for
 from games.services.matches import Clock, SeatSpec, match_create
 from games.services.play import action_submit, turn_timeout
+from games.streams import api_time
+from ladder.models import GAMES, BotIncident, BotProfile, LadderMatch, Validation
+from ladder.push import PushError, check_url, push
+from ladder.selectors import online_since, validation_required
+from tute_site.celery import queue_on_commit
 
 log = logging.getLogger(__name__)
 
@@ -267,6 +269,22 @@ def push_endpoint_set(*, owner: Any, handle: str, url: str) -> str | None:
     return profile.push_secret
 
 
+def push_turn_queue(*, match: Match, seat: Seat) -> None:
+    """When the seat to act is a push bot's, queue the POST of its turn (``push_turn``) on commit.
+
+    The bot's profile is read with the match's seats (LadderConfig.ready() names it in
+    ``games.selectors.SEAT_PLAYER_RELATIONS``), so a move costs no query for this."""
+    player = seat.player
+    if player is None or not player.is_bot:
+        return
+    try:
+        push_url = player.ladder.push_url
+    except BotProfile.DoesNotExist:  # a bot that never set up the ladder or push
+        return
+    if push_url:
+        queue_on_commit("games.push_turn", match.pk, match.ply)
+
+
 def push_turn(*, match_id: int, ply: int) -> str | None:
     """POST the push bot's turn at ``ply`` to its endpoint and play the action it answers; what
     happened (``"played"``, or why not). Outside any transaction: the call may take seconds. A failed
@@ -285,8 +303,6 @@ def push_turn(*, match_id: int, ply: int) -> str | None:
     profile = BotProfile.objects.filter(player=seat.player).first()
     if profile is None or not profile.push_url:
         return "not a push bot"
-    from games.streams import api_time  # the stream reads this module: import here
-
     view = match_view_for(context=match_context(match.pk, lock=False), player=seat.player)
     if not view["legal"] or view["ply"] != ply:
         return "moved on"

@@ -10,9 +10,9 @@ from django.db import transaction
 
 from games.errors import MatchNotFound
 from games.events import publish_match_event
-from games.ladder.models import BotIncident
 from games.models import Match, Player, Seat
 from games.selectors import MatchContext, match_context, match_view_for
+from ladder.models import BotIncident
 
 
 def _turn_payload(view: dict[str, Any], match: Match) -> dict[str, Any]:

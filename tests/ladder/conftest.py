@@ -8,5 +8,5 @@ from tests.client.conftest import (  # noqa: F401  (fixtures used by tests here)
     person,
     server,
 )
-from tests.games.conftest import anon_client, token_client  # noqa: F401
+from tests.games.conftest import anon_client, session_client, token_client, url  # noqa: F401
 from tests.web.conftest import _static_without_manifest  # noqa: F401

@@ -10,9 +10,9 @@ import pytest
 from django.test import Client
 
 from games.errors import IllegalActionError
-from games.ladder.services import bot_seen, ladder_games_set
 from games.models import Match, Player
 from games.services import SeatSpec, action_submit, bot_turn_play, match_create
+from ladder.services import bot_seen, ladder_games_set
 from ratings.services import match_ratings_apply_pending
 from tests.factories import BotPlayerFactory, PlayerFactory
 from tests.games.conftest import play_to_end, turn_of

@@ -18,17 +18,17 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from games.bots import BOT_LEVELS
-from games.ladder.models import GAMES, BotProfile, LadderMatch, Validation
-from games.ladder.selectors import online_since
-from games.ladder.services import (
+from games.models import Match, Player, Seat
+from games.services import SeatSpec
+from ladder.models import GAMES, BotProfile, LadderMatch, Validation
+from ladder.pairing import Candidate, Table, tables_pocha, tables_tute2, tables_tute4
+from ladder.selectors import online_since
+from ladder.services import (
     ladder_host,
     ladder_match_create,
     ladder_match_finished,
     validations_start_due,
 )
-from games.models import Match, Player, Seat
-from games.services import SeatSpec
-from matchmaking.pairing import Candidate, Table, tables_pocha, tables_tute2, tables_tute4
 from ratings.models import Rating
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from matchmaking.pairing import Candidate, tables_pocha, tables_tute2, tables_tute4
+from ladder.pairing import Candidate, tables_pocha, tables_tute2, tables_tute4
 
 ANCHORS = {"random": 1200.0, "rule": 1600.0}
 

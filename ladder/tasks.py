@@ -7,8 +7,8 @@ import logging
 from celery import shared_task
 from django.db import OperationalError
 
-from games.ladder.services import ladder_match_finished
-from matchmaking.services import ladder_tick
+from ladder.services import ladder_match_finished, push_turn
+from ladder.tick import ladder_tick
 
 log = logging.getLogger(__name__)
 
@@ -39,3 +39,17 @@ def matchmaker_tick() -> int:
         report.seconds,
     )
     return report.matches
+
+
+@shared_task(
+    name="games.push_turn",
+    acks_late=True,
+    soft_time_limit=30,
+    time_limit=40,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
+def push_turn_task(match_id: int, ply: int) -> str | None:
+    """POST a push bot's turn to its endpoint and play its answer; a no-op once the match moved on."""
+    return push_turn(match_id=match_id, ply=ply)

@@ -12,17 +12,17 @@ import pytest
 from django.utils import timezone
 
 from games.errors import BotNotValidated, IllegalActionError
-from games.ladder.models import BotIncident, LadderMatch, Validation
-from games.ladder.selectors import unvalidated_bots
-from games.ladder.services import (
+from games.models import Match, Player
+from games.services import SeatSpec, action_submit, bot_turn_play, match_create, turn_timeout
+from ladder.models import BotIncident, LadderMatch, Validation
+from ladder.selectors import unvalidated_bots
+from ladder.services import (
     bot_seen,
     ladder_games_set,
     ladder_match_finished,
     validation_request,
     validations_start_due,
 )
-from games.models import Match, Player
-from games.services import SeatSpec, action_submit, bot_turn_play, match_create, turn_timeout
 from tests.factories import BotPlayerFactory, PlayerFactory
 from tests.games.conftest import play_to_end, turn_of
 
@@ -196,7 +196,7 @@ def test_each_validation_match_is_committed_when_made(
 
     from django.db import connection
 
-    import games.ladder.services as ladder_services
+    import ladder.services as ladder_services
 
     bots = [BotPlayerFactory(validated=False) for _ in range(3)]
     for bot in bots:

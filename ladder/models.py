@@ -1,5 +1,8 @@
 """The ladder's rows: a bot's ladder profile, its validation per game, the matches the ladder made and
-the incidents (refused moves, timeouts) a bot's author is shown."""
+the incidents (refused moves, timeouts) a bot's author is shown.
+
+Their tables keep the names they had when these models were the games app's (``games_...``): the move
+to this app changed no table (ladder/migrations/0001_initial.py)."""
 
 from __future__ import annotations
 
@@ -22,6 +25,9 @@ class BotProfile(models.Model):
         max_length=64, blank=True, help_text="The key of the pushes' HMAC signature."
     )
 
+    class Meta:
+        db_table = "games_botprofile"
+
     def __str__(self) -> str:
         return f"ladder profile of {self.player_id}"
 
@@ -41,12 +47,13 @@ class Validation(models.Model):
     required = models.PositiveSmallIntegerField()
     passed = models.PositiveSmallIntegerField(default=0)
     failure = models.ForeignKey(
-        "games.BotIncident", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        "ladder.BotIncident", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     failure_reason = models.CharField(max_length=200, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
+        db_table = "games_validation"
         constraints = [
             models.UniqueConstraint(fields=["player", "game"], name="validation_once_per_game"),
             models.CheckConstraint(condition=Q(game__in=GAMES), name="validation_known_game"),
@@ -74,7 +81,8 @@ class LadderMatch(models.Model):
     finished = models.BooleanField(default=False)
 
     class Meta:
-        indexes = [models.Index(fields=["finished", "kind"])]
+        db_table = "games_laddermatch"
+        indexes = [models.Index(fields=["finished", "kind"], name="games_ladde_finishe_4c45d1_idx")]
 
     def __str__(self) -> str:
         return f"{self.kind} match {self.match_id}"
@@ -102,8 +110,12 @@ class BotIncident(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "games_botincident"
         ordering = ["-created_at", "-id"]
-        indexes = [models.Index(fields=["player", "-created_at"]), models.Index(fields=["match", "seat"])]
+        indexes = [
+            models.Index(fields=["player", "-created_at"], name="games_botin_player__2c1e33_idx"),
+            models.Index(fields=["match", "seat"], name="games_botin_match_i_010897_idx"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} of {self.player_id} in match {self.match_id} at ply {self.ply}"

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from games.ladder.models import BotIncident, BotProfile
-from games.ladder.push import PushError, check_url, push
 from games.models import Action, Match, Player
 from games.services import SeatSpec, match_create
+from ladder.models import BotIncident, BotProfile
+from ladder.push import PushError, check_url, push
 from tests.factories import BotPlayerFactory, PlayerFactory
 from tests.workers import (
     TEST_BROKER_DB,

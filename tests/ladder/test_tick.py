@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from games.ladder.models import BotProfile, LadderMatch, Validation
-from games.ladder.services import bot_seen, ladder_games_set, ladder_match_finished
 from games.models import Match, Player
-from matchmaking.services import ladder_tick
+from ladder.models import BotProfile, LadderMatch, Validation
+from ladder.services import bot_seen, ladder_games_set, ladder_match_finished
+from ladder.tick import ladder_tick
 from tests.factories import BotPlayerFactory, UserFactory
 from tests.games.conftest import play_to_end
 
@@ -104,11 +104,11 @@ def test_each_ladder_match_is_committed_when_made_and_the_bots_profiles_stay_unl
 
     from django.db import DatabaseError, connection, transaction
 
-    import matchmaking.services
+    import ladder.tick
 
     bots = [ladder_bot() for _ in range(6)]
     seen: list[tuple[int, bool]] = []
-    make = matchmaking.services._table_create
+    make = ladder.tick._table_create
 
     def look_from_elsewhere() -> None:  # another connection, as a bot's stream would be
         try:
@@ -130,7 +130,7 @@ def test_each_ladder_match_is_committed_when_made_and_the_bots_profiles_stay_unl
         look.join()
         return match
 
-    monkeypatch.setattr(matchmaking.services, "_table_create", made_and_looked_at)
+    monkeypatch.setattr(ladder.tick, "_table_create", made_and_looked_at)
     assert ladder_tick(rng=random.Random(0)).matches == 3
 
     # each look (made from inside the tick, after each match) saw every match made so far
