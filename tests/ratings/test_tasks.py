@@ -34,7 +34,7 @@ from tute_site.celery import app as celery_app
 
 #: A Redis database of its own, so that these tests and the games worker tests (TEST_BROKER_DB) may
 #: run side by side.
-RATINGS_BROKER_DB = TEST_BROKER_DB - 2
+RATINGS_BROKER_DB = (TEST_BROKER_DB - 2) % 16
 
 
 def rows(match: Match) -> list[tuple[str, str, float, float]]:
