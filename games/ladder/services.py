@@ -32,8 +32,9 @@ from games.ladder.push import PushError, check_url, push
 from games.ladder.selectors import online_since, validation_required
 from games.models import Match, Player, Seat
 from games.selectors import match_context, match_view_for
-from games.services.matches import Clock, SeatSpec, match_create
+from games.services.matches import match_create
 from games.services.play import action_submit, turn_timeout
+from games.services.specs import Clock, SeatSpec, match_spec
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ def ladder_match_create(
 ) -> Match:
     """A match the ladder pairs (rated) or a validation match (unrated), started at once. ``host``: the
     ladder's host account when the caller has it already (the matchmaker makes many matches a tick)."""
-    match = match_create(
+    spec = match_spec(
         created_by=host or ladder_host(),
         game=game,
         seats=seats,
@@ -144,6 +145,7 @@ def ladder_match_create(
         challenge=False,
         managed=True,  # nobody aborts a ladder match through the API: it is played or forfeited
     )
+    match = match_create(spec=spec)
     ladder = LadderMatch.objects.create(match=match, kind=kind, game=game, validation=validation)
     ladder.bots.add(*bots)  # a new row: nothing to compare with, one INSERT
     return match
