@@ -241,20 +241,29 @@ def _seat_plans(
     challenge: bool,
     client_seed: str | None,
 ) -> tuple[SeatPlan, ...]:
-    """Each seat as created: a player seated by someone else waits to accept (unless ``challenge`` is
-    off or it accepts automatically); the creator's seat takes ``client_seed`` unless it has its own."""
-    plans = []
-    for seat in seats:
-        player = by_handle[seat.player] if seat.player else None
-        mine = player is not None and player.pk == created_by.pk
-        accepted = not challenge or player is None or mine or player.auto_accept
-        seed = seat.client_seed
-        if seed is None and mine:
-            seed = client_seed
-        plans.append(
-            SeatPlan(player=player, bot_level=seat.bot or "", accepted=accepted, client_seed=seed or "")
+    return tuple(
+        _seat_plan(
+            seat,
+            by_handle[seat.player] if seat.player else None,
+            created_by=created_by,
+            challenge=challenge,
+            client_seed=client_seed,
         )
-    return tuple(plans)
+        for seat in seats
+    )
+
+
+def _seat_plan(
+    seat: SeatSpec, player: Player | None, *, created_by: Player, challenge: bool, client_seed: str | None
+) -> SeatPlan:
+    """A player seated by someone else waits to accept (unless ``challenge`` is off or it accepts
+    automatically); the creator's seat takes ``client_seed`` unless it has its own."""
+    mine = player is not None and player.pk == created_by.pk
+    accepted = not challenge or player is None or mine or player.auto_accept
+    seed = seat.client_seed
+    if seed is None and mine:
+        seed = client_seed
+    return SeatPlan(player=player, bot_level=seat.bot or "", accepted=accepted, client_seed=seed or "")
 
 
 def check_client_seed(value: str) -> None:
