@@ -10,6 +10,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from games.bots import BOT_LEVELS
+from games.engine.rules import side_of
 from games.errors import NotABot
 from games.ladder.models import BotIncident, BotProfile, LadderMatch
 from games.ladder.selectors import incidents_of, is_online, validations_of
@@ -129,7 +130,7 @@ def _win_shares(game: str, bot_ids: list[int]) -> dict[int, float]:
     played: Counter[int] = Counter()
     won: Counter[int] = Counter()
     for player_id, index, result in seats:
-        side = index % 2 if game == "tute4" else index
+        side = side_of(game, index)
         played[player_id] += 1
         if result and side in result.get("winners", []):
             won[player_id] += 1
