@@ -339,7 +339,14 @@ def child(mode: str, args: list[str]) -> None:
     from django.contrib.auth.models import User
 
     from games.models import Action, Match
-    from games.services import SeatSpec, house_bot_action, match_create, player_for_user, token_create
+    from games.services import (
+        SeatSpec,
+        house_bot_action,
+        match_create,
+        match_spec,
+        player_for_user,
+        token_create,
+    )
     from games.states import game_state
 
     if mode == "setup":
@@ -352,7 +359,7 @@ def child(mode: str, args: list[str]) -> None:
         host = player_for_user(user=User.objects.get(username="bench-host"))
         for _ in range(count):
             seats = [SeatSpec(bot=level) for level in HOUSE_ONLY[game]]
-            match = match_create(created_by=host, game=game, seats=seats, rated=False)
+            match = match_create(spec=match_spec(created_by=host, game=game, seats=seats, rated=False))
             print(json.dumps({"id": match.pk}))
     elif mode == "think":
         for line in sys.stdin:
@@ -386,7 +393,7 @@ def child(mode: str, args: list[str]) -> None:
         host = player_for_user(user=User.objects.get(username="bench-host"))
         for _ in range(int(args[0])):
             seats = [SeatSpec(bot=level) for level in HOUSE_ONLY["tute2"]]
-            match = match_create(created_by=host, game="tute2", seats=seats, rated=False)
+            match = match_create(spec=match_spec(created_by=host, game="tute2", seats=seats, rated=False))
             while match.status == Match.Status.IN_PROGRESS:
                 start = time.perf_counter()
                 bot_turn_play(match_id=match.pk, ply=match.ply)

@@ -110,7 +110,7 @@ def manage(env: dict[str, str], *args: str, code: str | None = None) -> str:
 SETUP = r"""
 import json
 from django.contrib.auth.models import User
-from games.services import SeatSpec, match_create, player_for_user, token_create
+from games.services import SeatSpec, match_create, match_spec, player_for_user, token_create
 from tournaments.services import Settings, club_create, entrant_bot_fill, tournament_create, tournament_start
 people = []
 for i in range(PEOPLE):
@@ -118,11 +118,11 @@ for i in range(PEOPLE):
     me = player_for_user(user=user)
     game = "tute2" if i % 2 == 0 else "pocha"
     seats = [SeatSpec(player=me.handle)] + [SeatSpec(bot="rule")] * (1 if game == "tute2" else 2)
-    match = match_create(created_by=me, game=game, seats=seats, rated=True, options={"pocha_sequence": [3, 4, 5, 4, 3]} if game == "pocha" else None)
+    match = match_create(spec=match_spec(created_by=me, game=game, seats=seats, rated=True, options={"pocha_sequence": [3, 4, 5, 4, 3]} if game == "pocha" else None))
     people.append({"match": match.pk, "token": token_create(user=user), "handle": me.handle, "game": game})
 host = player_for_user(user=User.objects.create_user(username="fault-host"))
 for i in range(BOT_ONLY):
-    match_create(created_by=host, game="pocha", seats=[SeatSpec(bot="rule")] * 4, rated=True)
+    match_create(spec=match_spec(created_by=host, game="pocha", seats=[SeatSpec(bot="rule")] * 4, rated=True))
 club = club_create(name="Faults", slug="faults", by=host)
 t = tournament_create(club=club, by=host, settings=Settings(name="Faults", game="tute2", format="round_robin", rated=True))
 entrant_bot_fill(tournament_id=t.pk, by=host, level="random", count=2)

@@ -213,10 +213,10 @@ class Person:
 
 
 def new_bot_match(game: str, host: Any) -> int:
-    from games.services import SeatSpec, match_create
+    from games.services import SeatSpec, match_create, match_spec
 
     seats = [SeatSpec(bot=level) for level in HOUSE_ONLY[game]]
-    return int(match_create(created_by=host, game=game, seats=seats, rated=False).pk)
+    return int(match_create(spec=match_spec(created_by=host, game=game, seats=seats, rated=False)).pk)
 
 
 def moved_since(match_ids: list[int], since: datetime) -> set[int]:

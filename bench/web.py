@@ -93,7 +93,7 @@ def main() -> None:
     from django.test import Client
 
     from games.models import Game, Match
-    from games.services import SeatSpec, match_create, player_for_user
+    from games.services import SeatSpec, match_create, match_spec, player_for_user
     from games.services.luck import game_luck_compute
     from tournaments.services import (
         Settings,
@@ -108,17 +108,23 @@ def main() -> None:
         user = User.objects.create_user("ana", password="s3cret-Baraja-40")
         ana = player_for_user(user=user)
         tute2 = match_create(
-            created_by=ana, game="tute2", seats=[SeatSpec(player="ana"), SeatSpec(bot="rule")]
+            spec=match_spec(
+                created_by=ana, game="tute2", seats=[SeatSpec(player="ana"), SeatSpec(bot="rule")]
+            )
         )
         tute4 = match_create(
-            created_by=ana, game="tute4", seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3
+            spec=match_spec(
+                created_by=ana, game="tute4", seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3
+            )
         )
         duplicate = match_create(
-            created_by=ana,
-            game="tute4",
-            format=Match.Format.DUPLICATE,
-            format_target=2,
-            seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3,
+            spec=match_spec(
+                created_by=ana,
+                game="tute4",
+                format=Match.Format.DUPLICATE,
+                format_target=2,
+                seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3,
+            )
         )
         play_out(tute2.pk)
         plies = play_out(tute4.pk)
@@ -127,7 +133,9 @@ def main() -> None:
         for game_id in Game.objects.filter(status=Game.Status.FINISHED).values_list("pk", flat=True):
             game_luck_compute(game_id=game_id)
         live = match_create(
-            created_by=ana, game="tute4", seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3
+            spec=match_spec(
+                created_by=ana, game="tute4", seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3
+            )
         )
         club = club_create(name="Casino", slug="casino", by=ana)
         swiss = tournament_create(

@@ -55,6 +55,7 @@ from games.services import (
     match_abort,
     match_create,
     match_resign,
+    match_spec,
     seat_join,
     seat_leave,
     token_create,
@@ -320,7 +321,7 @@ class MatchListCreateApi(PagedList, APIView):
                 SeatSpec(player=s.get("player"), bot=s.get("bot"), client_seed=s.get("client_seed"))
                 for s in v["seats"]
             ]
-        match = match_create(
+        spec = match_spec(
             capped=True,
             created_by=signed_in(request),
             game=v["game"],
@@ -337,6 +338,7 @@ class MatchListCreateApi(PagedList, APIView):
             ),
             client_seed=v.get("client_seed"),
         )
+        match = match_create(spec=spec)
         return Response(match_out(match), status=status.HTTP_201_CREATED)
 
 

@@ -14,6 +14,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
 from games.bots import BOT_LEVELS
+from games.engine.rules import side_of
 from games.errors import NotABot
 from games.models import Action, Match, Player, Seat
 from ladder.models import BotIncident, BotProfile, LadderMatch, Validation
@@ -178,7 +179,7 @@ def _win_shares(game: str, bot_ids: list[int]) -> dict[int, float]:
     played: Counter[int] = Counter()
     won: Counter[int] = Counter()
     for player_id, index, result in seats:
-        side = index % 2 if game == "tute4" else index
+        side = side_of(game, index)
         played[player_id] += 1
         if result and side in result.get("winners", []):
             won[player_id] += 1

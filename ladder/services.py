@@ -29,8 +29,9 @@ from games.errors import (
 )
 from games.models import Match, Player, Seat
 from games.selectors import match_context, match_view_for
-from games.services.matches import Clock, SeatSpec, match_create
+from games.services.matches import match_create
 from games.services.play import action_submit, turn_timeout
+from games.services.specs import Clock, SeatSpec, match_spec
 from games.streams import api_time
 from ladder.models import GAMES, BotIncident, BotProfile, LadderMatch, Validation
 from ladder.push import PushError, check_url, push
@@ -137,7 +138,7 @@ def ladder_match_create(
 ) -> Match:
     """A match the ladder pairs (rated) or a validation match (unrated), started at once. ``host``: the
     ladder's host account when the caller has it already (the matchmaker makes many matches a tick)."""
-    match = match_create(
+    spec = match_spec(
         created_by=host or ladder_host(),
         game=game,
         seats=seats,
@@ -146,6 +147,7 @@ def ladder_match_create(
         challenge=False,
         managed=True,  # nobody aborts a ladder match through the API: it is played or forfeited
     )
+    match = match_create(spec=spec)
     ladder = LadderMatch.objects.create(match=match, kind=kind, game=game, validation=validation)
     ladder.bots.add(*bots)  # a new row: nothing to compare with, one INSERT
     return match

@@ -10,6 +10,8 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from games.engine.rules import side_of
+
 
 @dataclass(frozen=True, slots=True)
 class KPolicy:
@@ -63,7 +65,7 @@ def pairs_seats(
     """
     out: list[float | None] = []
     for seat, mine in enumerate(standings):
-        side = seat % 2
+        side = side_of("tute4", seat)
         own = (standings[side].rating + standings[side + 2].rating) / 2.0
         opponents = [standings[o].rating for o in (1 - side, 3 - side) if who[o] != who[seat]]
         if not opponents:

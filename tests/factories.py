@@ -15,7 +15,7 @@ from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
 
 from games.models import ApiToken, Game, Match, Player
-from games.services import SeatSpec, match_create, token_create
+from games.services import SeatSpec, match_create, match_spec, token_create
 from games.tokens import token_digest
 from ladder.models import GAMES, Validation
 
@@ -85,7 +85,7 @@ class MatchFactory(factory.Factory[Match]):
         seats = kwargs.pop("seats")
         if seats is not None:
             kwargs["seats"] = [seat_spec(seat) for seat in seats]
-        return match_create(*args, **kwargs)
+        return match_create(spec=match_spec(*args, **kwargs))
 
 
 def seat_spec(seat: SeatSpec | Player | str | None) -> SeatSpec:

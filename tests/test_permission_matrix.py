@@ -21,7 +21,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import ApiToken, Match, Player
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from tests.factories import BotPlayerFactory, PlayerFactory, token_for
 from tournaments.models import Entrant, Membership, TournamentMatch
 from tournaments.services import (
@@ -121,12 +121,18 @@ def world() -> World:
     membership_add(club=lugo, by=owner, handle=demoted.handle, role=Membership.Role.MEMBER)
 
     # Casual matches of the owner's.
-    w.ids["open_match"] = match_create(created_by=owner, game="tute2").pk
+    w.ids["open_match"] = match_create(spec=match_spec(created_by=owner, game="tute2")).pk
     w.ids["house_match"] = match_create(
-        created_by=owner, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(player=owner.handle)]
+        spec=match_spec(
+            created_by=owner, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(player=owner.handle)]
+        )
     ).pk  # seat 1 is the mano: the owner acts first
     w.ids["challenge"] = match_create(
-        created_by=other, game="tute2", seats=[SeatSpec(player=other.handle), SeatSpec(player=owner.handle)]
+        spec=match_spec(
+            created_by=other,
+            game="tute2",
+            seats=[SeatSpec(player=other.handle), SeatSpec(player=owner.handle)],
+        )
     ).pk
     return w
 

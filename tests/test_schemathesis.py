@@ -22,7 +22,7 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from games.models import ApiToken, Player
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from games.tokens import token_digest
 from tests.factories import BotPlayerFactory, PlayerFactory, token_for
 from tournaments.services import Settings, club_create, entrant_bot_fill, tournament_create, tournament_start
@@ -82,8 +82,12 @@ def api_world(transactional_db: None, settings: Any) -> dict[str, Any]:
     settings.TUTE_EVENTS_URL = ""
     person: Player = PlayerFactory(handle="fuzzer")
     BotPlayerFactory(handle="fuzz-bot", owner=person.user)
-    match_create(created_by=person, game="tute2")
-    match_create(created_by=person, game="tute2", seats=[SeatSpec(player="fuzzer"), SeatSpec(bot="rule")])
+    match_create(spec=match_spec(created_by=person, game="tute2"))
+    match_create(
+        spec=match_spec(
+            created_by=person, game="tute2", seats=[SeatSpec(player="fuzzer"), SeatSpec(bot="rule")]
+        )
+    )
     club = club_create(name="Fuzz", slug="fuzz", by=person)
     tournament_create(
         club=club, by=person, settings=Settings(name="Fuzz", game="tute2", format="round_robin")

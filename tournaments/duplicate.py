@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from games.engine.rules import side_of
 from games.models import Game, Match
 from tournaments.models import Entrant, Round, Tournament, TournamentBoard, TournamentMatch
 from tournaments.state import slot_entrants
@@ -61,7 +62,7 @@ def holdings_of(match: Match, game: Game, entrants: list[int]) -> list[Holding]:
         return out
     for hand in (0, 1):
         seat = int(game.seat_map[hand])  # game seat ``hand`` is on game side ``hand``
-        position = seat % 2 if match.game == Match.GameName.TUTE4 else seat
+        position = side_of(match.game, seat)
         out.append(Holding(hand, position, entrants[position], scores[hand] - scores[1 - hand]))
     return out
 

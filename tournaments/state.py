@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from games.engine.rules import side_of
 from games.models import Game, Match
 from tournaments.models import Entrant, Tournament, TournamentMatch
 from tournaments.pairing import (
@@ -212,7 +213,7 @@ def elimination_winner(outcome: Outcome, seeds: Sequence[int]) -> int:
 
 
 def _position(match: Match, seat: int) -> int:
-    return seat % 2 if match.game == Match.GameName.TUTE4 else seat
+    return side_of(match.game, seat)
 
 
 def _pair_points(winner: int) -> list[Fraction]:

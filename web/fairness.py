@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engine.fair import commitment
+from games.engine.rules import side_of
 from games.models import Game, Match, Player, Seat
 from games.selectors import boards_sealed
 from games.states import match_rules
@@ -55,11 +56,10 @@ def luck_rows(match: Match, my_seat: int | None) -> list[dict[str, Any]] | None:
     bots playing the same deal), and the viewer's own line; None before the end or before any figure."""
     if match.status != Match.Status.FINISHED:
         return None
-    pairs = match.game == Match.GameName.TUTE4
     names: dict[int, list[str]] = {}
     for seat in match.seats.all():
         label = seat.player.display_name if seat.player else f"{seat.bot_level} bot"
-        names.setdefault(seat.index % 2 if pairs else seat.index, []).append(label)
+        names.setdefault(side_of(match.game, seat.index), []).append(label)
     rows = []
     games = Game.objects.filter(match=match, luck__isnull=False, result__isnull=False).order_by("number")
     for game in games.only("number", "seat_map", "luck", "result"):
@@ -69,8 +69,8 @@ def luck_rows(match: Match, my_seat: int | None) -> list[dict[str, Any]] | None:
             zip(game.result["scores"], game.luck["expected"], strict=False)
         ):
             holder = game.match_seat(game_side)  # a duplicate game's side is held by rotated seats
-            side = holder % 2 if pairs else holder
-            mine = my_seat is not None and (my_seat % 2 if pairs else my_seat) == side
+            side = side_of(match.game, holder)
+            mine = my_seat is not None and side_of(match.game, my_seat) == side
             sides.append(
                 {
                     "names": names.get(side, []),
@@ -111,7 +111,7 @@ def skill_summary(player: Player, *, limit: int = 60) -> list[dict[str, Any]] | 
     for game in reversed(games):
         assert game.luck is not None and game.result is not None
         seat = game.game_seat(seat_of[game.match_id])
-        side = seat % 2 if game.match.game == Match.GameName.TUTE4 else seat
+        side = side_of(game.match.game, seat)
         score, expected = game.result["scores"][side], game.luck["expected"][side]
         kinds.setdefault(game.match.game, []).append(
             {

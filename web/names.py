@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.bots import BOT_LEVELS
+from games.engine.rules import side_of
 from games.models import Seat
 
 #: Where each seat sits around the table, counted from the viewer's seat in play order.
@@ -81,7 +82,7 @@ def relation(game: str, seat: int, viewer: int | None) -> str | None:
         return None
     if seat == viewer:
         return "you"
-    if game == "tute4" and seat % 2 == viewer % 2:
+    if side_of(game, seat) == side_of(game, viewer):
         return "partner"
     return "opponent"
 
@@ -117,7 +118,7 @@ def seat_labels(seats: Sequence[Seat], *, game: str, viewer: int | None = None) 
                 "relation": rel,
                 "relation_name": relation_name(rel),
                 "position": places[offset] if offset < len(places) else "top",
-                "side": seat.index % 2 if game == "tute4" else seat.index,
+                "side": side_of(game, seat.index),
             }
         )
     return out

@@ -29,6 +29,7 @@ from games.services import (
     bot_settings_update,
     bot_token_rotate,
     match_create,
+    match_spec,
     player_for_user,
     token_create,
     token_revoke,
@@ -246,7 +247,7 @@ def play(request: HttpRequest) -> HttpResponse:
             seats_total = selectors.seats_of_game(
                 game=game, players=form.seat_count(), options=form.options()
             )
-            match = match_create(
+            spec = match_spec(
                 capped=True,
                 created_by=me,
                 game=game,
@@ -256,6 +257,7 @@ def play(request: HttpRequest) -> HttpResponse:
                 + [SeatSpec(bot=form.cleaned_data["bot"])] * (seats_total - 1),
                 client_seed=form.cleaned_data.get("client_seed") or None,
             )
+            match = match_create(spec=spec)
         except (ApplicationError, RulesError) as exc:
             form.add_error(None, error_text(exc))
         else:
@@ -377,7 +379,7 @@ def bot_challenge(request: HttpRequest, handle: str) -> HttpResponse:
     game = form.cleaned_data["game"]
     total = {"tute2": 2, "tute4": 4, "pocha": 3}[game]
     try:
-        match = match_create(
+        spec = match_spec(
             capped=True,
             created_by=me,
             game=game,
@@ -385,6 +387,7 @@ def bot_challenge(request: HttpRequest, handle: str) -> HttpResponse:
             seats=[SeatSpec(player=me.handle), SeatSpec(player=handle)]
             + [SeatSpec(bot="rule")] * (total - 2),
         )
+        match = match_create(spec=spec)
     except (ApplicationError, RulesError) as exc:
         messages.error(request, error_text(exc))
         return redirect("web:bots")

@@ -100,7 +100,7 @@ def duel(
     for deal in range(deals):
         deal_seed = f"{seed}:{game}:{deal}"
         for side in (0, 1):
-            bots = [bot if seat % 2 == side else opponent for seat in range(n)]
+            bots = [bot if rules.side_of(seat) == side else opponent for seat in range(n)]
             state = play_game(rules, bots, seed=deal_seed, dealer=deal % n, rng_seed=deal_seed)
             result = state.result()
             assert result is not None

@@ -239,7 +239,7 @@ def _ordered(t: Table, partners: bool, legal: list[int], hint: int) -> list[int]
             me = t.to_act
             n = t.n
             last = len(trick) == n - 1
-            friendly = t.win_seat % 2 == me % 2 if partners else False
+            friendly = t.side_of(t.win_seat) == t.side_of(me) if partners else False
             if friendly and (last or len(trick) == 2):
                 # the partner holds the trick (and, second to play after it, only one seat is left):
                 # points onto it first, trumps last

@@ -22,6 +22,16 @@ TUTE_DECLARATIONS: Final = ("off", "wins_hand")
 FIRST_LEADS: Final = ("two_of_oros", "mano")
 POCHA_SEQUENCES: Final = ("spanish", "up_down")
 
+#: The games played by pairs: seats 0 and 2 against seats 1 and 3.
+PARTNER_GAMES: Final = frozenset({"tute4"})
+
+
+def side_of(game: str, seat: int) -> int:
+    """The side ``seat`` plays for in ``game``: its pair in a partner game, else the seat itself. The
+    one place that says so: ``Rules.side_of``, the table, the services, the tournaments, the website and
+    the bots ask it."""
+    return seat % 2 if game in PARTNER_GAMES else seat
+
 
 class RulesError(ValueError):
     """Options that do not make a valid game: the message says which and why."""
@@ -79,6 +89,7 @@ class Rules:
     is_tute: bool = field(init=False, repr=False, compare=False)
     has_stock: bool = field(init=False, repr=False, compare=False)
     has_partners: bool = field(init=False, repr=False, compare=False)
+    sides: int = field(init=False, repr=False, compare=False)
     without_twos: bool = field(init=False, repr=False, compare=False)
     deck_size: int = field(init=False, repr=False, compare=False)
 
@@ -86,9 +97,14 @@ class Rules:
         without_twos = self.game == "pocha" and self.players in (3, 6)
         object.__setattr__(self, "is_tute", self.game != "pocha")
         object.__setattr__(self, "has_stock", self.game == "tute2")
-        object.__setattr__(self, "has_partners", self.game == "tute4")
+        object.__setattr__(self, "has_partners", self.game in PARTNER_GAMES)
+        object.__setattr__(self, "sides", 2 if self.has_partners else self.players)
         object.__setattr__(self, "without_twos", without_twos)
         object.__setattr__(self, "deck_size", (48 if self.deck48 else 40) - (4 if without_twos else 0))
+
+    def side_of(self, seat: int) -> int:
+        """The side ``seat`` plays for (the module's ``side_of``)."""
+        return side_of(self.game, seat)
 
     def hand_sizes(self) -> tuple[int, ...]:
         """Cards dealt to each player in each hand of the game (one hand for the Tute games)."""

@@ -26,7 +26,7 @@ from .cards import (
     SUITS,
     card_index,
 )
-from .rules import Rules
+from .rules import Rules, side_of
 
 # Phases
 BIDDING: Final = 0
@@ -538,7 +538,7 @@ class Table:
         return tuple(per_seat)
 
     def side_of(self, seat: int) -> int:
-        return seat % 2 if self.rules.has_partners else seat
+        return side_of(self.rules.game, seat)
 
     def _finish_tute(self) -> None:
         self.phase = OVER

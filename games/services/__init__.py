@@ -1,8 +1,6 @@
 """The games app's services: the only writers of its models."""
 
 from games.services.matches import (
-    Clock,
-    SeatSpec,
     challenge_accept,
     challenge_decline,
     client_seed_set,
@@ -30,10 +28,12 @@ from games.services.players import (
     token_create,
     token_revoke,
 )
+from games.services.specs import Clock, MatchSpec, SeatSpec, match_spec
 
 __all__ = [
     "Applied",
     "Clock",
+    "MatchSpec",
     "SeatSpec",
     "action_submit",
     "bot_create",
@@ -49,6 +49,7 @@ __all__ = [
     "match_call_off",
     "match_create",
     "match_resign",
+    "match_spec",
     "overdue_turns",
     "player_for_user",
     "seat_join",

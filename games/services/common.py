@@ -1,4 +1,4 @@
-"""Helpers shared by the match services: sides, turn bookkeeping, queueing house bots, events."""
+"""Helpers shared by the match services: turn lengths and bookkeeping, queueing house bots, events."""
 
 from __future__ import annotations
 
@@ -18,12 +18,14 @@ from tute_site.celery import queue_on_commit
 HOUSE_BOT_GRACE_SECONDS = 30
 
 
-def sides(match: Match) -> int:
-    return 2 if match.game == Match.GameName.TUTE4 else match.num_players
-
-
-def side_of(match: Match, seat: int) -> int:
-    return seat % 2 if match.game == Match.GameName.TUTE4 else seat
+def turn_seconds(match: Match, seat: Seat) -> int:
+    """How long a turn of ``seat`` lasts: a house bot's grace, else the match's move time for a bot
+    account or for a person. The deadline a turn gets and the clock the match page shows both ask."""
+    if seat.bot_level:
+        return HOUSE_BOT_GRACE_SECONDS
+    if seat.player is not None and seat.player.is_bot:
+        return match.bot_move_seconds
+    return match.human_move_seconds
 
 
 def turn_after(
@@ -38,13 +40,7 @@ def turn_after(
     if seat_map:
         seat_index = int(seat_map[seat_index])
     seat = next(s for s in seats if s.index == seat_index)
-    if seat.bot_level:
-        seconds = HOUSE_BOT_GRACE_SECONDS
-    elif seat.player is not None and seat.player.is_bot:
-        seconds = match.bot_move_seconds
-    else:
-        seconds = match.human_move_seconds
-    return seat_index, timezone.now() + timedelta(seconds=seconds)
+    return seat_index, timezone.now() + timedelta(seconds=turn_seconds(match, seat))
 
 
 def turn_started(context: MatchContext) -> None:

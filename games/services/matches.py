@@ -3,25 +3,18 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.bots import BOT_LEVELS
-from games.engine import CODE_OF, RULES_VERSION, Rules, RulesError, State
-from games.engine.fair import client_seed_problem, commitment, deal_seed
-from games.engine.rules import PLAYERS
+from games.engine import CODE_OF, RULES_VERSION, State
+from games.engine.fair import commitment, deal_seed
 from games.errors import (
     AbortTooLate,
     AlreadySeated,
     BoardFixed,
     GameStarted,
-    InvalidClientSeed,
-    InvalidRules,
     InvalidSeats,
     ManagedMatch,
     MatchNotInProgress,
@@ -31,198 +24,66 @@ from games.errors import (
     NotSeated,
     SeatTaken,
     TooManyOpenMatches,
-    UnknownPlayer,
 )
 from games.events import publish_match_event
 from games.models import Action, Board, Game, Match, MatchBoard, Player, Seat
-from games.policies import rated_match_refusal
-from games.selectors import SEAT_PLAYER_RELATIONS, MatchContext, match_context
+from games.selectors import MatchContext, match_context
 from games.services.boards import board_create, board_redeal, boards_reveal, new_server_seed
 from games.services.common import set_turn
+from games.services.specs import MatchSpec, check_client_seed, rated_for_bots
 from games.states import cache_state, match_rules
 
 log = logging.getLogger(__name__)
 
-MAX_MOVE_SECONDS = 24 * 3600
-
-
-@dataclass(frozen=True, slots=True)
-class SeatSpec:
-    """How a seat starts: a player by handle, a house bot of a level, or empty (all None); its optional
-    client seed (RULES.md section 11)."""
-
-    player: str | None = None
-    bot: str | None = None
-    client_seed: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Clock:
-    """Seconds per move for people and for bot accounts, and the timeouts that forfeit a match."""
-
-    human_move_seconds: int = 120
-    bot_move_seconds: int = 15
-    max_timeouts: int = 3
-
 
 @transaction.atomic
-def match_create(
-    *,
-    created_by: Player,
-    game: str,
-    players: int | None = None,
-    options: dict[str, Any] | None = None,
-    format: str = Match.Format.SINGLE,
-    format_target: int = 1,
-    seats: list[SeatSpec] | None = None,
-    rated: bool | None = None,
-    clock: Clock | None = None,
-    challenge: bool = True,
-    managed: bool = False,
-    client_seed: str | None = None,
-    capped: bool = False,
-    boards: Sequence[Board] | None = None,
-) -> Match:
-    """A new match; the creator sits at seat 0 unless ``seats`` says otherwise.
+def match_create(*, spec: MatchSpec) -> Match:
+    """The match ``spec`` describes (checked already by ``match_spec``), its seats and its boards; it
+    starts at once when every seat is filled and accepted, and challenged bots hear of it.
 
-    ``seats`` places exactly those players, house bots and empty seats: without ``players`` they set the
-    player count (Pocha 2 to 6; the Tute games need 2 and 4 of them); with it they must agree.
-
-    A player seated by someone else is challenged: the seat waits for them to accept (at once for a
-    bot set to accept automatically). The match starts when every seat is filled and accepted.
-    ``challenge=False`` seats everyone as accepted (a tournament's pairing, which the players agreed to
-    by entering): the match starts at once when every seat is filled.
-
-    ``managed``: the calling service (a tournament) alone ends the match (``match_call_off``); the
-    games API refuses to abort it.
-
-    ``client_seed`` is the creator's (RULES.md section 11); a seat spec may carry its own. The first
-    game's server seed is drawn now and its commitment shown while the match is open.
-
-    A bot account plays rated matches of a game only once validated for it (the ladder): ``rated=None``
-    makes the match rated unless such a bot sits or creates it, and ``rated=True`` with one is refused
-    (``bot_not_validated``). Pairings made with ``challenge=False`` (tournaments, the ladder) are the
-    organiser's to check.
-
-    ``boards`` (a duplicate match only, one per board of ``format_target``, for this game, player count
-    and options): the match plays these boards, which other matches may play too (a duplicate
-    tournament's tables), instead of boards of its own dealt as it goes. Their cards are fixed: client
-    seeds do not change them.
-
-    ``capped`` (a match asked for by an account, through the API or the website): refused with
-    ``TooManyOpenMatches`` when the creator already has ``TUTE_MAX_OPEN_MATCHES`` matches of their own
-    open or in play, so that no account floods the house bots' workers.
+    The first game's server seed is drawn now and its commitment shown while the match is open. A
+    ``capped`` spec is counted against the creator's open matches here, under their row's lock, so
+    that two creations at once are counted one after the other.
     """
-    if capped:
-        _check_open_matches(created_by)
-    if seats is not None:
-        if players is None:
-            players = len(seats)  # the seats given are the table: never padded with empty ones
-            low, high, _ = PLAYERS.get(game, (players, players, players))
-            if not low <= players <= high:
-                span = str(low) if low == high else f"{low} to {high}"
-                raise InvalidSeats(f"{game} has {span} seats, not {players}")
-        elif players != len(seats):
-            raise InvalidSeats(f"{len(seats)} seats were given for {players} players")
-    try:
-        rules = Rules.build(game, players, options or {})
-    except RulesError as exc:
-        raise InvalidRules(str(exc)) from None
-    if format not in Match.Format.values:
-        raise InvalidRules(f"format must be one of {', '.join(Match.Format.values)}")
-    if format == Match.Format.SINGLE:
-        format_target = 1
-    if not 1 <= format_target <= 99:
-        raise InvalidRules("the number of games N must be from 1 to 99")
-    if boards is not None:
-        _check_boards(boards, rules, format, format_target)
-    clock = clock or Clock()
-    for name in ("human_move_seconds", "bot_move_seconds"):
-        if not 1 <= getattr(clock, name) <= MAX_MOVE_SECONDS:
-            raise InvalidRules(f"{name} must be from 1 to {MAX_MOVE_SECONDS}")
-    if not 1 <= clock.max_timeouts <= 100:
-        raise InvalidRules("max_timeouts must be from 1 to 100")
-    specs = seats if seats is not None else [SeatSpec(player=created_by.handle)]
-    specs = specs + [SeatSpec()] * (rules.players - len(specs))  # without seats: the creator, then empty
-    handles = [s.player for s in specs if s.player]
-    if len(handles) != len(set(handles)):
-        raise InvalidSeats("a player takes at most one seat in a match")
-    # With the relations its first turn reads (a bot account's ladder profile: is it a push bot?).
-    seated = Player.objects.filter(handle__in=handles)
-    if SEAT_PLAYER_RELATIONS:
-        seated = seated.select_related(*SEAT_PLAYER_RELATIONS)
-    by_handle = {p.handle: p for p in seated}
-    for handle in handles:
-        if handle not in by_handle:
-            raise UnknownPlayer(f"No player has the handle {handle!r}.")
-    for spec in specs:
-        if spec.player and spec.bot:
-            raise InvalidSeats("a seat holds a player or a house bot, not both")
-        if spec.bot and spec.bot not in BOT_LEVELS:
-            raise InvalidSeats(f"unknown house bot level {spec.bot!r}: choose from {', '.join(BOT_LEVELS)}")
-        if spec.client_seed is not None:
-            _check_client_seed(spec.client_seed)
-    if client_seed is not None:
-        _check_client_seed(client_seed)
+    if spec.capped:
+        _check_open_matches(spec.created_by)
+    rules = spec.rules
     server_seed = new_server_seed()
-    if challenge:
-        rated = _rated_for_bots(rules.game, [created_by, *by_handle.values()], rated)
     match = Match.objects.create(
         game=rules.game,
         num_players=rules.players,
         options=rules.to_options(),
         rules_version=RULES_VERSION,
-        format=format,
-        format_target=format_target,
-        rated=rated is not False,
-        managed=managed,
-        created_by_id=created_by.user_id,  # the id is enough: no query for the account
-        human_move_seconds=clock.human_move_seconds,
-        bot_move_seconds=clock.bot_move_seconds,
-        max_timeouts=clock.max_timeouts,
+        format=spec.format,
+        format_target=spec.format_target,
+        rated=spec.rated,
+        managed=spec.managed,
+        created_by_id=spec.created_by.user_id,  # the id is enough: no query for the account
+        human_move_seconds=spec.clock.human_move_seconds,
+        bot_move_seconds=spec.clock.bot_move_seconds,
+        max_timeouts=spec.clock.max_timeouts,
         next_server_seed=server_seed,
         next_seed_sha256=commitment(server_seed),
     )
-    new_seats = []
-    for index, spec in enumerate(specs):
-        player = by_handle[spec.player] if spec.player else None
-        accepted = not challenge or player is None or player.pk == created_by.pk or player.auto_accept
-        seed = spec.client_seed
-        if seed is None and client_seed is not None and player is not None and player.pk == created_by.pk:
-            seed = client_seed
-        new_seats.append(
-            Seat(
-                match=match,
-                index=index,
-                player=player,
-                bot_level=spec.bot or "",
-                accepted=accepted,
-                client_seed=seed or "",
-            )
+    new_seats = [
+        Seat(
+            match=match,
+            index=index,
+            player=plan.player,
+            bot_level=plan.bot_level,
+            accepted=plan.accepted,
+            client_seed=plan.client_seed,
         )
+        for index, plan in enumerate(spec.seats)
+    ]
     Seat.objects.bulk_create(new_seats)
-    if boards is not None:
+    if spec.boards is not None:
         MatchBoard.objects.bulk_create(
-            [MatchBoard(match=match, number=number, board=board) for number, board in enumerate(boards)]
+            [MatchBoard(match=match, number=number, board=board) for number, board in enumerate(spec.boards)]
         )
     _start_when_ready(MatchContext(match=match, seats=new_seats, game=None, state=None))
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
     return match
-
-
-def _check_boards(boards: Sequence[Board], rules: Rules, format: str, format_target: int) -> None:
-    if format != Match.Format.DUPLICATE:
-        raise InvalidRules("boards are played by duplicate matches")
-    if len(boards) != format_target:
-        raise InvalidRules(
-            f"a duplicate match of {format_target} boards plays {format_target} boards, not {len(boards)}"
-        )
-    options = rules.to_options()
-    for board in boards:
-        if (board.game, board.num_players, board.options) != (rules.game, rules.players, options):
-            raise InvalidRules(
-                f"board {board.pk} is dealt for other rules ({board.game}, {board.num_players} players)"
-            )
 
 
 def _check_open_matches(creator: Player) -> None:
@@ -251,7 +112,7 @@ def seat_join(
     seat; the seat's own conditional update and the one-seat-per-player constraint are the last guards.
     """
     if client_seed is not None:
-        _check_client_seed(client_seed)
+        check_client_seed(client_seed)
     context = match_context(match_id, lock=True)
     match, seats = context.match, context.seats
     if match.status != Match.Status.OPEN:
@@ -259,7 +120,7 @@ def seat_join(
     if context.seat_of(player) is not None:
         raise AlreadySeated()
     if match.rated:
-        _rated_for_bots(match.game, [player], True)
+        rated_for_bots(match.game, [player], True)
     if seat is None:
         target = next((s for s in seats if s.is_empty), None)
         if target is None:
@@ -302,7 +163,7 @@ def seat_leave(*, match_id: int, player: Player) -> Match:
 def challenge_accept(*, match_id: int, player: Player, client_seed: str | None = None) -> Match:
     """The challenged player takes the seat it was offered (with its client seed, if it gives one)."""
     if client_seed is not None:
-        _check_client_seed(client_seed)
+        check_client_seed(client_seed)
     context = match_context(match_id, lock=True)
     seat = _challenged_seat(context, player)
     seat.accepted = True
@@ -386,17 +247,6 @@ def _call_off(context: MatchContext) -> Match:
     boards_reveal(match=match)
     publish_match_event(match, context.seats)
     return match
-
-
-def _rated_for_bots(game: str, players: list[Player], rated: bool | None) -> bool:
-    """Whether the match is rated, given who is at it: when a rated-match policy refuses them (the
-    ladder's: a bot not validated for ``game``), an unrated match by default, and a rated one refused."""
-    refusal = rated_match_refusal(game=game, players=players)
-    if rated is None:
-        return refusal is None
-    if rated and refusal is not None:
-        raise refusal
-    return rated
 
 
 def _start_when_ready(context: MatchContext) -> None:
@@ -520,19 +370,13 @@ def _board_of(match: Match, number: int, *, first_play: bool, seats: list[Seat])
     return board
 
 
-def _check_client_seed(value: str) -> None:
-    problem = client_seed_problem(value)
-    if problem is not None:
-        raise InvalidClientSeed(problem[0].upper() + problem[1:] + ".")
-
-
 @transaction.atomic
 def client_seed_set(*, match_id: int, player: Player, client_seed: str) -> Match:
     """The caller's seat gives its client seed (RULES.md section 11): it counts for every game of the
     match dealt from now on, and for the current game while that game has no action yet (its deal is
     then made again from the new seed). After the current game's first action: 409 game_started.
     """
-    _check_client_seed(client_seed)
+    check_client_seed(client_seed)
     context = match_context(match_id, lock=True)
     match, game = context.match, context.game
     seat = context.seat_of(player)

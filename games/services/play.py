@@ -32,10 +32,10 @@ from games.events import publish_match_event
 from games.models import Action, Game, Match, Player, Seat
 from games.selectors import MatchContext, match_context
 from games.services.boards import boards_reveal
-from games.services.common import queue_house_bot, set_turn, side_of, sides, turn_after, turn_started
+from games.services.common import queue_house_bot, set_turn, turn_after, turn_started
 from games.services.matches import deal_game, duplicate_plays
 from games.signals import action_refused, match_finished, turn_timed_out
-from games.states import cache_state
+from games.states import cache_state, match_rules
 from tute_site.celery import queue_on_commit
 from tute_site.exceptions import error_body
 
@@ -284,11 +284,12 @@ def _finish_game(context: MatchContext) -> MatchContext:
 def _games_won(match: Match) -> list[int]:
     """Games won per side so far; a shared Pocha win counts for every side that shares it."""
     finished = Game.objects.filter(match=match, status=Game.Status.FINISHED, result__isnull=False)
-    won = [0] * sides(match)
+    rules = match_rules(match)
+    won = [0] * rules.sides
     for result, seat_map in finished.order_by("number").values_list("result", "seat_map"):
         for side in result["winners"] if result else ():
             # A duplicate game's side is its game seats': the side of the match seat holding them.
-            won[side_of(match, seat_map[side]) if seat_map else side] += 1
+            won[rules.side_of(seat_map[side]) if seat_map else side] += 1
     return won
 
 
@@ -308,12 +309,13 @@ def duplicate_result(match: Match) -> dict[str, Any]:
     )
     if match.game == Match.GameName.POCHA:
         return _pocha_duplicate_result(match, games)
+    rules = match_rules(match)
     boards = [[0, 0] for _ in range(match.format_target)]
     for board, seat_map, result in games:
         assert board is not None and seat_map is not None and result is not None, "a finished duplicate game"
         scores = result["scores"]
         for game_side, score in enumerate(scores[:2]):
-            side = side_of(match, seat_map[game_side])
+            side = rules.side_of(seat_map[game_side])
             boards[board][side] += score - scores[1 - game_side]
     difference = [sum(b[0] for b in boards), sum(b[1] for b in boards)]
     winners = [0] if difference[0] > 0 else [1] if difference[0] < 0 else [0, 1]
@@ -388,10 +390,11 @@ def _finish_match(context: MatchContext, *, result: dict[str, Any], reason: str)
 def _concede(context: MatchContext, seat: int, *, reason: str) -> None:
     """The seat's side loses the match; every other side wins it."""
     match = context.match
-    loser = side_of(match, seat)
+    rules = match_rules(match)
+    loser = rules.side_of(seat)
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     won = _games_won(match)
-    winners = [side for side in range(sides(match)) if side != loser]
+    winners = [side for side in range(rules.sides) if side != loser]
     played = match.games.filter(status=Game.Status.FINISHED).count()
     result: dict[str, Any] = {}
     if match.format == Match.Format.DUPLICATE:

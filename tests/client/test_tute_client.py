@@ -15,7 +15,7 @@ from rest_framework.throttling import SimpleRateThrottle
 
 from client.tute_client import ApiError, Event, TransportError, TuteClient
 from games.models import Action, Match
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from tests.client.conftest import Account, Bots
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -37,7 +37,7 @@ def challenge(creator: Account, *seated: Account, game: str = "tute2") -> Match:
     Unrated: a rated match queues its rating task when it finishes, on a broker no test worker reads.
     """
     seats = [SeatSpec(player=a.handle) for a in seated]
-    return match_create(created_by=creator.player, game=game, seats=seats, rated=False)
+    return match_create(spec=match_spec(created_by=creator.player, game=game, seats=seats, rated=False))
 
 
 def started(creator: Account, *seated: Account) -> tuple[Match, Account, Account]:

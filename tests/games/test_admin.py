@@ -13,7 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from pytest_django import Settings
 
 from games.models import Action, ApiToken, Game, Match, Player
-from games.services import SeatSpec, match_create, token_create
+from games.services import SeatSpec, match_create, match_spec, token_create
 from tests.factories import PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -141,7 +141,7 @@ def test_a_changelist_costs_the_same_queries_for_2_or_8_rows(
 
 def test_staff_abort_matches_from_the_list(admin_client: Client, started_match: Callable[..., Match]) -> None:
     playing = started_match("tute2")
-    waiting = match_create(created_by=PlayerFactory(), game="tute4")
+    waiting = match_create(spec=match_spec(created_by=PlayerFactory(), game="tute4"))
     over = started_match("tute2")
     over.status = Match.Status.FINISHED
     over.save()
@@ -166,7 +166,9 @@ def test_staff_abort_matches_from_the_list(admin_client: Client, started_match: 
 
 def test_a_house_bot_seat_is_shown(admin_client: Client, player: Player) -> None:
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        )
     )
 
     page = get_ok(admin_client, f"/admin/games/match/{match.pk}/change/")

@@ -10,7 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Action, ApiToken, Match, Player
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from tests.factories import BotPlayerFactory, PlayerFactory, token_for
 
 pytestmark = pytest.mark.django_db
@@ -163,7 +163,9 @@ def test_a_token_acts_only_for_its_own_seats(
     client = session_client(player)
     bot_token = client.post("/api/v1/bots/", {"handle": "helper"}, format="json").json()["token"]
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(player=player.handle)]
+        spec=match_spec(
+            created_by=player, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(player=player.handle)]
+        )
     )
     now = turn(match.pk)
     assert now.player == player, "the mano (seat 1, the person) leads"
@@ -189,7 +191,11 @@ def test_a_bot_plays_its_own_seat_with_its_token(
     created = client.post("/api/v1/bots/", {"handle": "mine"}, format="json").json()
     bot = Player.objects.get(handle="mine")
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(player=bot.handle)]
+        spec=match_spec(
+            created_by=player,
+            game="tute2",
+            seats=[SeatSpec(player=player.handle), SeatSpec(player=bot.handle)],
+        )
     )
     accepted = with_token(created["token"]).post(f"/api/v1/matches/{match.pk}/accept/")
     assert accepted.json()["status"] == Match.Status.IN_PROGRESS

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from games.engine import IllegalAction, load_record, replay
 from games.models import Action, Game, Match, Player, Seat
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from tests.factories import PlayerFactory
 
 pytestmark = pytest.mark.django_db
@@ -134,10 +134,10 @@ def test_list_filters_by_status_game_and_player(
 ) -> None:
     # given: an open Tute 2, a Tute 2 and a Pocha in progress, an aborted Tute 4
     alice = PlayerFactory(handle="alice")
-    open_tute2 = match_create(created_by=alice, game="tute2")
+    open_tute2 = match_create(spec=match_spec(created_by=alice, game="tute2"))
     busy_tute2 = started_match("tute2")
     busy_pocha = started_match("pocha", players=2, seats=[alice, PlayerFactory()])
-    aborted = match_create(created_by=PlayerFactory(), game="tute4")
+    aborted = match_create(spec=match_spec(created_by=PlayerFactory(), game="tute4"))
     aborted.status = Match.Status.ABORTED
     aborted.save()
 
@@ -162,7 +162,7 @@ def test_list_refuses_a_bad_filter(anon_client: APIClient, query: str) -> None:
 
 def test_list_is_paginated(player: Player, anon_client: APIClient) -> None:
     for _ in range(25):
-        match_create(created_by=player, game="tute2")
+        match_create(spec=match_spec(created_by=player, game="tute2"))
 
     first = anon_client.get("/api/v1/matches/").json()
     small = anon_client.get("/api/v1/matches/?page_size=10&page=3").json()
@@ -205,7 +205,7 @@ def test_an_unknown_match_is_a_404_everywhere(player: Player, token_client: Clie
 def test_join_fills_the_last_seat_and_starts_the_match(
     player: Player, token_client: ClientFor, url: Callable[..., str]
 ) -> None:
-    match = match_create(created_by=PlayerFactory(), game="tute2")
+    match = match_create(spec=match_spec(created_by=PlayerFactory(), game="tute2"))
 
     response = token_client(player).post(url(match.pk, "join"), {}, format="json")
 
@@ -248,7 +248,7 @@ def test_create_and_join_answer_what_the_detail_then_reads(
 
 def test_join_a_chosen_seat_and_the_conflicts(token_client: ClientFor, url: Callable[..., str]) -> None:
     creator, a, b = PlayerFactory(), PlayerFactory(), PlayerFactory()
-    match = match_create(created_by=creator, game="pocha", players=4)
+    match = match_create(spec=match_spec(created_by=creator, game="pocha", players=4))
 
     assert token_client(a).post(url(match.pk, "join"), {"seat": 2}, format="json").status_code == 200
     assert_error(token_client(b).post(url(match.pk, "join"), {"seat": 2}, format="json"), 409, "seat_taken")
@@ -264,7 +264,7 @@ def test_join_a_chosen_seat_and_the_conflicts(token_client: ClientFor, url: Call
 def test_join_needs_a_signed_in_caller(
     anon_client: APIClient, url: Callable[..., str], player: Player
 ) -> None:
-    match = match_create(created_by=player, game="tute2")
+    match = match_create(spec=match_spec(created_by=player, game="tute2"))
 
     assert_error(anon_client.post(url(match.pk, "join"), {}, format="json"), 401, "not_authenticated")
     assert Seat.objects.get(match=match, index=1).is_empty
@@ -275,7 +275,7 @@ def test_leave_resign_and_abort(
 ) -> None:
     # given: an open match with a joiner; and a match in progress
     creator, joiner = PlayerFactory(), PlayerFactory()
-    waiting = match_create(created_by=creator, game="pocha", players=3)
+    waiting = match_create(spec=match_spec(created_by=creator, game="pocha", players=3))
     token_client(joiner).post(url(waiting.pk, "join"), {}, format="json")
     playing = started_match("tute2")
     p1 = players_of(playing)[1]
@@ -329,7 +329,7 @@ def test_view_for_the_seat_to_act_another_seat_and_a_spectator(
 def test_view_of_an_open_match_has_no_game(
     player: Player, anon_client: APIClient, url: Callable[..., str]
 ) -> None:
-    match = match_create(created_by=player, game="tute2")
+    match = match_create(spec=match_spec(created_by=player, game="tute2"))
 
     body = anon_client.get(url(match.pk, "view")).json()
 
@@ -508,7 +508,9 @@ def test_an_aborted_match_has_no_record(
     player: Player, token_client: ClientFor, url: Callable[..., str]
 ) -> None:
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="random")]
+        spec=match_spec(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="random")]
+        )
     )
     token_client(player).post(url(match.pk, "abort"))
 
@@ -544,7 +546,12 @@ def test_the_list_filters_by_rated_and_reads_in_finishing_order(
 
     made = [
         match_create(
-            created_by=player, game="tute2", rated=rated, seats=[SeatSpec(bot="rule"), SeatSpec(bot="rule")]
+            spec=match_spec(
+                created_by=player,
+                game="tute2",
+                rated=rated,
+                seats=[SeatSpec(bot="rule"), SeatSpec(bot="rule")],
+            )
         )
         for rated in (True, False, True)
     ]
@@ -554,7 +561,7 @@ def test_the_list_filters_by_rated_and_reads_in_finishing_order(
             status="finished", finished_at=now - timedelta(minutes=minutes)
         )
     Match.objects.filter(pk=made[2].pk).update(finished_at=now - timedelta(minutes=5))
-    open_one = match_create(created_by=player, game="tute2")
+    open_one = match_create(spec=match_spec(created_by=player, game="tute2"))
     client = token_client(player)
 
     # when / then: ?rated= filters; ?ordering=finished_at lists by finishing time (then id), open last
@@ -577,12 +584,14 @@ def test_the_envelope_ply_counts_the_match_and_the_views_game_ply_the_game(
     from games.services import bot_turn_play
 
     match = match_create(
-        created_by=player,
-        game="tute2",
-        format="best_of",
-        format_target=3,
-        rated=False,
-        seats=[SeatSpec(bot="rule"), SeatSpec(bot="random")],
+        spec=match_spec(
+            created_by=player,
+            game="tute2",
+            format="best_of",
+            format_target=3,
+            rated=False,
+            seats=[SeatSpec(bot="rule"), SeatSpec(bot="random")],
+        )
     )
     while not Game.objects.filter(match=match, number=1).exists():
         fresh = Match.objects.get(pk=match.pk)

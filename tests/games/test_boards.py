@@ -14,7 +14,7 @@ from games.engine.fair import commitment, deal_seed
 from games.engine.verify import verify_document
 from games.errors import BoardFixed, InvalidRules
 from games.models import Board, Game, Match, MatchBoard, Player
-from games.services import SeatSpec, client_seed_set, match_create
+from games.services import SeatSpec, client_seed_set, match_create, match_spec
 from games.services.boards import board_create
 from tests.factories import PlayerFactory
 from tests.games.conftest import play_to_end
@@ -59,14 +59,16 @@ def shared_matches(count: int, boards: list[Board]) -> list[Match]:
     creator = PlayerFactory()
     return [
         match_create(
-            created_by=creator,
-            game="tute2",
-            format=Match.Format.DUPLICATE,
-            format_target=len(boards),
-            seats=[SeatSpec(player=PlayerFactory().handle), SeatSpec(player=PlayerFactory().handle)],
-            challenge=False,
-            managed=True,
-            boards=boards,
+            spec=match_spec(
+                created_by=creator,
+                game="tute2",
+                format=Match.Format.DUPLICATE,
+                format_target=len(boards),
+                seats=[SeatSpec(player=PlayerFactory().handle), SeatSpec(player=PlayerFactory().handle)],
+                challenge=False,
+                managed=True,
+                boards=boards,
+            )
         )
         for _ in range(count)
     ]
@@ -140,7 +142,7 @@ def test_boards_that_do_not_fit_the_match_are_refused(kwargs: dict[str, object],
     creator = PlayerFactory()
     params: dict[str, object] = {"game": "tute2", **kwargs}
     with pytest.raises(InvalidRules, match=problem):
-        match_create(created_by=creator, boards=[board], challenge=False, **params)  # type: ignore[arg-type]
+        match_create(spec=match_spec(created_by=creator, boards=[board], challenge=False, **params))  # type: ignore[arg-type]
     assert not Match.objects.exists()
 
 

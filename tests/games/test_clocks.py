@@ -24,6 +24,7 @@ from games.services import (
     bot_turn_play,
     house_bot_action,
     match_create,
+    match_spec,
     overdue_turns,
     player_for_user,
     turn_timeout,
@@ -66,10 +67,12 @@ def two_people(clock: Clock | None = None) -> tuple[Match, Player, Player]:
     first, second = person("first"), person("second")
     Player.objects.filter(pk=second.pk).update(auto_accept=True)
     match = match_create(
-        created_by=first,
-        game="tute2",
-        seats=[SeatSpec(player=first.handle), SeatSpec(player=second.handle)],
-        clock=clock,
+        spec=match_spec(
+            created_by=first,
+            game="tute2",
+            seats=[SeatSpec(player=first.handle), SeatSpec(player=second.handle)],
+            clock=clock,
+        )
     )
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PROGRESS
@@ -159,7 +162,7 @@ def test_the_seat_forfeits_at_its_max_timeouts(
     else:
         someone = person("someone")
         specs = [SeatSpec(player=someone.handle) if s is None else SeatSpec(bot=s) for s in seats]
-        match = match_create(created_by=someone, game=game, seats=specs, clock=clock)
+        match = match_create(spec=match_spec(created_by=someone, game=game, seats=specs, clock=clock))
     rng = random.Random(1)
 
     # when: its first timeout
@@ -246,7 +249,9 @@ def test_an_overdue_house_bot_turn_is_queued_again(db: None, queued: QueuedTurns
     # given: a house bot to act at ply 0, whose task was queued and then lost
     someone = person("someone")
     match = match_create(
-        created_by=someone, game="tute2", seats=[SeatSpec(player=someone.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=someone, game="tute2", seats=[SeatSpec(player=someone.handle), SeatSpec(bot="rule")]
+        )
     )
     assert queued.turns == [(match.pk, 0)]
     overdue(match)
@@ -278,7 +283,9 @@ def test_a_requeued_house_bot_turn_is_sent_when_the_sweep_commits(
     )
     someone = person("someone")
     match = match_create(
-        created_by=someone, game="tute2", seats=[SeatSpec(player=someone.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=someone, game="tute2", seats=[SeatSpec(player=someone.handle), SeatSpec(bot="rule")]
+        )
     )
     overdue(match)
 
@@ -298,12 +305,16 @@ def test_the_sweep_times_out_people_requeues_bots_and_leaves_the_rest(db: None, 
     overdue(late_person)
     someone = person("someone")
     late_bot = match_create(
-        created_by=someone, game="tute2", seats=[SeatSpec(player=someone.handle), SeatSpec(bot="random")]
+        spec=match_spec(
+            created_by=someone, game="tute2", seats=[SeatSpec(player=someone.handle), SeatSpec(bot="random")]
+        )
     )
     overdue(late_bot)
     owner = person("owner")
     in_time = match_create(
-        created_by=owner, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=owner.handle)]
+        spec=match_spec(
+            created_by=owner, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=owner.handle)]
+        )
     )
     queued.turns.clear()
 
@@ -328,7 +339,7 @@ def test_each_kind_of_seat_gets_its_own_time_per_move(db: None, queued: QueuedTu
     clock = Clock(human_move_seconds=100, bot_move_seconds=20)
 
     def seconds_left(seats: list[SeatSpec]) -> float:
-        match = match_create(created_by=owner, game="tute2", seats=seats, clock=clock)
+        match = match_create(spec=match_spec(created_by=owner, game="tute2", seats=seats, clock=clock))
         match.refresh_from_db()
         assert match.turn_seat == 1 and match.turn_deadline is not None
         return (match.turn_deadline - timezone.now()).total_seconds()

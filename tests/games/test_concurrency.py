@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from games.errors import StalePly
 from games.models import Action, Game, Match, Player, Seat
-from games.services import action_submit, match_create, seat_join, token_create
+from games.services import action_submit, match_create, match_spec, seat_join, token_create
 from tests.factories import PlayerFactory, UserFactory, token_for
 from tute_site.exceptions import ApplicationError
 
@@ -252,7 +252,7 @@ def test_parallel_first_requests_of_a_new_account_all_succeed() -> None:
 def test_parallel_joins_fill_the_last_seat_once_and_deal_once() -> None:
     # given: an open Tute 2 with one empty seat, and ten players wanting it
     creator = PlayerFactory()
-    match = match_create(created_by=creator, game="tute2")
+    match = match_create(spec=match_spec(created_by=creator, game="tute2"))
     joiners = [PlayerFactory() for _ in range(10)]
 
     # when: all join at once
@@ -281,7 +281,7 @@ def joining_client(player: Player) -> APIClient:
 def open_pocha(empty: int) -> Match:
     """An open Pocha whose creator sits at seat 0, with ``empty`` empty seats after it."""
     creator = PlayerFactory()
-    return match_create(created_by=creator, game="pocha", players=empty + 1)
+    return match_create(spec=match_spec(created_by=creator, game="pocha", players=empty + 1))
 
 
 @pytest.mark.parametrize("trial", range(4))

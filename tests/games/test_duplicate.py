@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from games.engine.verify import verify_document
 from games.models import Game, Match, Player
 from games.selectors import match_context, match_view_for
-from games.services import SeatSpec, client_seed_set, match_create
+from games.services import SeatSpec, client_seed_set, match_create, match_spec
 from games.services.play import duplicate_result
 from games.states import game_state
 from tests.factories import PlayerFactory
@@ -224,11 +224,13 @@ def test_house_bots_play_a_duplicate_match(make_player: Callable[..., Player]) -
     from games.services import bot_turn_play
 
     match = match_create(
-        created_by=make_player(),
-        game="tute2",
-        format=Match.Format.DUPLICATE,
-        format_target=2,
-        seats=[SeatSpec(bot="rule"), SeatSpec(bot="random")],
+        spec=match_spec(
+            created_by=make_player(),
+            game="tute2",
+            format=Match.Format.DUPLICATE,
+            format_target=2,
+            seats=[SeatSpec(bot="rule"), SeatSpec(bot="random")],
+        )
     )
     for _ in range(500):
         match.refresh_from_db()

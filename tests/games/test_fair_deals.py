@@ -15,7 +15,15 @@ from rest_framework.test import APIClient
 
 from games.engine.verify import verify_document
 from games.models import Game, Match, Player
-from games.services import SeatSpec, action_submit, challenge_accept, client_seed_set, match_create, seat_join
+from games.services import (
+    SeatSpec,
+    action_submit,
+    challenge_accept,
+    client_seed_set,
+    match_create,
+    match_spec,
+    seat_join,
+)
 from games.streams import StreamMemory, pending_events
 from tests.factories import BotPlayerFactory, PlayerFactory
 from tests.games.engine.test_seeded_deck import reference_deck
@@ -99,7 +107,9 @@ def test_a_client_seed_counts_until_the_first_action_and_not_after(
     token_client: ClientFor, url: Callable[..., str]
 ) -> None:
     alice, bob = PlayerFactory(), PlayerFactory()
-    match = match_create(created_by=alice, game="tute2", seats=[SeatSpec(player=alice.handle), SeatSpec()])
+    match = match_create(
+        spec=match_spec(created_by=alice, game="tute2", seats=[SeatSpec(player=alice.handle), SeatSpec()])
+    )
     match = seat_join(match_id=match.pk, player=bob)
     game = Game.objects.get(match=match)
     assert game.client_seeds == ["", ""]
@@ -152,11 +162,13 @@ def test_a_bad_client_seed_is_a_400_everywhere_and_changes_nothing(
     created = client.post("/api/v1/matches/", {"game": "tute2", "client_seed": value}, format="json")
     assert created.status_code == 400 and created.json()["code"] == "invalid_client_seed"
     assert Match.objects.count() == 0
-    match = match_create(created_by=bob, game="tute2")
+    match = match_create(spec=match_spec(created_by=bob, game="tute2"))
     joined = client.post(url(match.pk, "join"), {"client_seed": value}, format="json")
     assert joined.status_code == 400 and joined.json()["code"] == "invalid_client_seed"
     assert match.seats.filter(player=alice).count() == 0
-    other = match_create(created_by=bob, game="tute2", seats=[SeatSpec(player=bob.handle), SeatSpec()])
+    other = match_create(
+        spec=match_spec(created_by=bob, game="tute2", seats=[SeatSpec(player=bob.handle), SeatSpec()])
+    )
     seat_join(match_id=other.pk, player=alice)
     refused = client.post(url(other.pk, "client-seed"), {"client_seed": value}, format="json")
     assert refused.status_code == 400, refused.content
@@ -167,9 +179,11 @@ def test_accept_and_seats_carry_client_seeds_and_a_bot_hears_the_commitment() ->
     alice = PlayerFactory()
     bot = BotPlayerFactory()
     match = match_create(
-        created_by=alice,
-        game="tute2",
-        seats=[SeatSpec(player=alice.handle, client_seed="from the seat"), SeatSpec(player=bot.handle)],
+        spec=match_spec(
+            created_by=alice,
+            game="tute2",
+            seats=[SeatSpec(player=alice.handle, client_seed="from the seat"), SeatSpec(player=bot.handle)],
+        )
     )
     memory = StreamMemory(connected_at=match.created_at)
     challenge_accept(match_id=match.pk, player=bot, client_seed="bot-7")
@@ -185,7 +199,9 @@ def test_accept_and_seats_carry_client_seeds_and_a_bot_hears_the_commitment() ->
 def test_a_turn_is_told_again_when_a_client_seed_deals_the_game_again() -> None:
     alice, bot = PlayerFactory(), BotPlayerFactory(auto_accept=True)
     match = match_create(
-        created_by=alice, game="tute2", seats=[SeatSpec(player=alice.handle), SeatSpec(player=bot.handle)]
+        spec=match_spec(
+            created_by=alice, game="tute2", seats=[SeatSpec(player=alice.handle), SeatSpec(player=bot.handle)]
+        )
     )
     memory = StreamMemory(connected_at=match.created_at)
     first = [e for e in pending_events(bot, memory) if e["type"] == "your_turn"]

@@ -12,7 +12,7 @@ from games import states
 from games.errors import MatchNotFound
 from games.models import Game, Match, Player, Seat
 from games.selectors import match_context, match_detail, match_view_for
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from games.services.play import Applied
 from games.states import game_state
 from tests.factories import PlayerFactory
@@ -62,9 +62,11 @@ def test_an_unknown_match_has_no_context(db: None) -> None:
 
 def test_an_open_match_has_its_empty_seats_and_no_game(player: Player) -> None:
     match = match_create(
-        created_by=player,
-        game="tute4",
-        seats=[SeatSpec(player=player.handle), SeatSpec(), SeatSpec(), SeatSpec()],
+        spec=match_spec(
+            created_by=player,
+            game="tute4",
+            seats=[SeatSpec(player=player.handle), SeatSpec(), SeatSpec(), SeatSpec()],
+        )
     )
 
     context = match_context(match.pk, lock=True)

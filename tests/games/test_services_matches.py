@@ -51,6 +51,7 @@ from games.services import (
     match_call_off,
     match_create,
     match_resign,
+    match_spec,
     play,
     seat_join,
     seat_leave,
@@ -108,7 +109,7 @@ def queued_bot_turns(sent_tasks: list[tuple[str, tuple[Any, ...]]]) -> Callable[
 
 def test_create_seats_the_creator_at_seat_0_and_waits_for_the_others(player: Player) -> None:
     # when: a player creates a Tute 4 match without naming seats
-    match = match_create(created_by=player, game="tute4")
+    match = match_create(spec=match_spec(created_by=player, game="tute4"))
 
     # then: it is open, the creator holds seat 0, seats 1-3 are empty, nothing is dealt
     assert match.status == Match.Status.OPEN
@@ -127,10 +128,12 @@ def test_create_with_a_player_a_house_bot_and_an_empty_seat(make_player: Callabl
 
     # when: a 4-player Pocha with the other player, a house bot, and two empty seats
     match = match_create(
-        created_by=creator,
-        game="pocha",
-        players=4,
-        seats=[SeatSpec(player=other.handle), SeatSpec(bot="random"), SeatSpec(), SeatSpec()],
+        spec=match_spec(
+            created_by=creator,
+            game="pocha",
+            players=4,
+            seats=[SeatSpec(player=other.handle), SeatSpec(bot="random"), SeatSpec(), SeatSpec()],
+        )
     )
 
     # then: the seats are as asked; the creator, not named, has no seat; the match waits
@@ -145,7 +148,9 @@ def test_create_with_a_player_a_house_bot_and_an_empty_seat(make_player: Callabl
 def test_create_with_every_seat_taken_starts_at_once(player: Player) -> None:
     # when: the creator plays Tute 2 against a house bot
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        )
     )
 
     # then: in progress, with game 0 dealt
@@ -173,7 +178,7 @@ def test_create_refuses_bad_rules_and_creates_nothing(
     player: Player, kwargs: dict[str, Any], words: str
 ) -> None:
     with pytest.raises(InvalidRules, match=words) as refused:
-        match_create(created_by=player, **kwargs)
+        match_create(spec=match_spec(created_by=player, **kwargs))
 
     assert refused.value.http_status == 400
     assert not Match.objects.exists()
@@ -199,14 +204,16 @@ def test_create_refuses_bad_seats_and_creates_nothing(
     ]
 
     with pytest.raises(error, match=words):
-        match_create(created_by=player, game="tute2", seats=specs)
+        match_create(spec=match_spec(created_by=player, game="tute2", seats=specs))
 
     assert not Match.objects.exists()
     assert not Seat.objects.exists()
 
 
 def test_single_format_always_plays_one_game(player: Player) -> None:
-    match = match_create(created_by=player, game="tute2", format=Match.Format.SINGLE, format_target=7)
+    match = match_create(
+        spec=match_spec(created_by=player, game="tute2", format=Match.Format.SINGLE, format_target=7)
+    )
 
     assert match.format_target == 1
 
@@ -220,9 +227,11 @@ def test_a_player_seated_by_the_creator_is_challenged_until_accepting(
     # given: the creator seats another player
     creator, rival = make_player(), make_player()
     match = match_create(
-        created_by=creator,
-        game="tute2",
-        seats=[SeatSpec(player=creator.handle), SeatSpec(player=rival.handle)],
+        spec=match_spec(
+            created_by=creator,
+            game="tute2",
+            seats=[SeatSpec(player=creator.handle), SeatSpec(player=rival.handle)],
+        )
     )
     assert match.status == Match.Status.OPEN, "the rival has not accepted yet"
     assert not Game.objects.filter(match=match).exists()
@@ -238,9 +247,11 @@ def test_a_player_seated_by_the_creator_is_challenged_until_accepting(
 def test_a_declined_challenge_empties_the_seat_for_anyone(make_player: Callable[..., Player]) -> None:
     creator, rival, third = make_player(), make_player(), make_player()
     match = match_create(
-        created_by=creator,
-        game="tute2",
-        seats=[SeatSpec(player=creator.handle), SeatSpec(player=rival.handle)],
+        spec=match_spec(
+            created_by=creator,
+            game="tute2",
+            seats=[SeatSpec(player=creator.handle), SeatSpec(player=rival.handle)],
+        )
     )
 
     challenge_decline(match_id=match.pk, player=rival, reason="busy")
@@ -254,7 +265,11 @@ def test_a_bot_that_accepts_automatically_starts_the_match_at_once(player: Playe
     bot = PlayerFactory(is_bot=True, owner=UserFactory(), auto_accept=True)
 
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(player=bot.handle)]
+        spec=match_spec(
+            created_by=player,
+            game="tute2",
+            seats=[SeatSpec(player=player.handle), SeatSpec(player=bot.handle)],
+        )
     )
 
     assert match.status == Match.Status.IN_PROGRESS
@@ -266,7 +281,7 @@ def test_a_bot_that_accepts_automatically_starts_the_match_at_once(player: Playe
 def test_join_takes_the_first_empty_seat(make_player: Callable[..., Player]) -> None:
     # given: an open Pocha for 3 with the creator at 0
     creator, joiner = make_player(), make_player()
-    match = match_create(created_by=creator, game="pocha", players=3)
+    match = match_create(spec=match_spec(created_by=creator, game="pocha", players=3))
 
     # when: someone joins without naming a seat
     match = seat_join(match_id=match.pk, player=joiner)
@@ -281,7 +296,7 @@ def test_the_last_join_reads_the_seats_after_the_lock_and_saves_the_start_once(
 ) -> None:
     creator, joiner = make_player(), make_player()
     match = match_create(
-        created_by=creator, game="tute2", seats=[SeatSpec(player=creator.handle), SeatSpec()]
+        spec=match_spec(created_by=creator, game="tute2", seats=[SeatSpec(player=creator.handle), SeatSpec()])
     )
 
     with CaptureQueriesContext(connection) as queries:
@@ -302,7 +317,7 @@ def test_the_last_join_reads_the_seats_after_the_lock_and_saves_the_start_once(
 
 def test_join_takes_the_seat_asked_for(make_player: Callable[..., Player]) -> None:
     creator, joiner = make_player(), make_player()
-    match = match_create(created_by=creator, game="pocha", players=3)
+    match = match_create(spec=match_spec(created_by=creator, game="pocha", players=3))
 
     seat_join(match_id=match.pk, player=joiner, seat=2)
 
@@ -312,7 +327,7 @@ def test_join_takes_the_seat_asked_for(make_player: Callable[..., Player]) -> No
 
 def test_join_refuses_a_taken_seat_and_a_second_seat(make_player: Callable[..., Player]) -> None:
     creator, a, b = make_player(), make_player(), make_player()
-    match = match_create(created_by=creator, game="pocha", players=4)
+    match = match_create(spec=match_spec(created_by=creator, game="pocha", players=4))
     seat_join(match_id=match.pk, player=a, seat=2)
 
     # then: a taken seat is a 409
@@ -346,7 +361,7 @@ def test_the_last_join_starts_the_match_with_a_secret_seed_and_its_decks(
 ) -> None:
     # given: an open Tute 2
     creator, joiner = make_player(), make_player()
-    match = match_create(created_by=creator, game="tute2")
+    match = match_create(spec=match_spec(created_by=creator, game="tute2"))
 
     # when: the second seat is taken
     match = seat_join(match_id=match.pk, player=joiner)
@@ -415,7 +430,7 @@ def test_the_seed_comes_from_the_secrets_module(
 
 def test_leave_frees_the_seat_before_the_start(make_player: Callable[..., Player]) -> None:
     creator, joiner = make_player(), make_player()
-    match = match_create(created_by=creator, game="pocha", players=3)
+    match = match_create(spec=match_spec(created_by=creator, game="pocha", players=3))
     seat_join(match_id=match.pk, player=joiner)
 
     seat_leave(match_id=match.pk, player=joiner)
@@ -552,7 +567,7 @@ def test_an_unknown_or_malformed_code_is_refused(
 
 
 def test_a_move_before_the_start_is_refused(player: Player) -> None:
-    match = match_create(created_by=player, game="tute2")
+    match = match_create(spec=match_spec(created_by=player, game="tute2"))
 
     with pytest.raises(MatchNotInProgress):
         action_submit(match_id=match.pk, player=player, code="play:1O", ply=0)
@@ -845,7 +860,7 @@ def test_only_the_creator_may_abort_and_an_abort_has_no_result(
 
 
 def test_staff_may_abort_an_open_match(player: Player) -> None:
-    match = match_create(created_by=player, game="tute2")
+    match = match_create(spec=match_spec(created_by=player, game="tute2"))
     staff = PlayerFactory(user=UserFactory(is_staff=True))
 
     match_abort(match_id=match.pk, by=staff)
@@ -891,7 +906,7 @@ def test_an_abort_after_one_seat_has_acted_is_still_allowed(
 def test_a_creator_without_a_seat_cannot_abort_once_the_seats_have_played(player: Player) -> None:
     # given: a bot-only rated match set up by a person who does not sit in it, played a few plies
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(bot="rule")]
+        spec=match_spec(created_by=player, game="tute2", seats=[SeatSpec(bot="random"), SeatSpec(bot="rule")])
     )
     while Action.objects.filter(match=match).order_by().values("seat").distinct().count() < 2:
         match.refresh_from_db()
@@ -905,11 +920,13 @@ def test_a_managed_match_is_never_aborted_through_the_games_services(player: Pla
     # given: a match a tournament made (managed), with its creator seated
     other = PlayerFactory()
     match = match_create(
-        created_by=player,
-        game="tute2",
-        seats=[SeatSpec(player=player.handle), SeatSpec(player=other.handle)],
-        challenge=False,
-        managed=True,
+        spec=match_spec(
+            created_by=player,
+            game="tute2",
+            seats=[SeatSpec(player=player.handle), SeatSpec(player=other.handle)],
+            challenge=False,
+            managed=True,
+        )
     )
     staff = PlayerFactory(user=UserFactory(is_staff=True))
 
@@ -935,7 +952,11 @@ def test_a_house_bot_to_act_gets_its_task_queued_on_commit(
     # when: a Tute 2 starts against a house bot at seat 1, the mano, who leads
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         match = match_create(
-            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="random")]
+            spec=match_spec(
+                created_by=player,
+                game="tute2",
+                seats=[SeatSpec(player=player.handle), SeatSpec(bot="random")],
+            )
         )
 
     # then: the bot's task goes out once the transaction commits, not before
@@ -954,7 +975,11 @@ def test_bot_turn_play_plays_the_bots_moves_and_each_bot_turn_is_queued(
     # given: a Tute 2 between the player (seat 0) and a house bot (seat 1, the mano)
     with django_capture_on_commit_callbacks(execute=True):
         match = match_create(
-            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="random")]
+            spec=match_spec(
+                created_by=player,
+                game="tute2",
+                seats=[SeatSpec(player=player.handle), SeatSpec(bot="random")],
+            )
         )
 
     # when: 16 plies are played: the player's moves through action_submit, the bot's by its service
@@ -988,7 +1013,9 @@ def test_bot_turn_play_is_a_no_op_for_a_stale_ply_or_a_persons_turn(
 ) -> None:
     # given: a Tute 2 against a house bot, which has made its first move
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        )
     )
     assert bot_turn_play(match_id=match.pk, ply=0) is not None
     while turn(match.pk).player is None:  # a swap of the 7 (or 2) leaves the lead with the bot
@@ -1008,7 +1035,9 @@ def test_bot_turn_play_is_a_no_op_once_the_match_is_over(
     player: Player, queued_bot_turns: Callable[[], list[tuple[int, int]]]
 ) -> None:
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        )
     )
     match_abort(match_id=match.pk, by=player)
 
@@ -1020,7 +1049,9 @@ def test_a_person_cannot_move_for_a_house_bot(
     player: Player, queued_bot_turns: Callable[[], list[tuple[int, int]]]
 ) -> None:
     match = match_create(
-        created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+        )
     )
     state = game_state(match=match, game=current_game(match))
 
@@ -1153,10 +1184,10 @@ def test_a_resigned_match_has_a_record_of_the_abandoned_game(
 def test_seats_set_the_player_count_or_must_agree_with_it(make_player: Callable[..., Player]) -> None:
     creator = make_player()
     three = [SeatSpec(player=creator.handle), SeatSpec(bot="rule"), SeatSpec(bot="rule")]
-    match = match_create(created_by=creator, game="pocha", seats=three)
+    match = match_create(spec=match_spec(created_by=creator, game="pocha", seats=three))
     assert match.num_players == 3 and match.seats.count() == 3
     with pytest.raises(InvalidSeats, match="3 seats were given for 4 players"):
-        match_create(created_by=creator, game="pocha", players=4, seats=three)
+        match_create(spec=match_spec(created_by=creator, game="pocha", players=4, seats=three))
 
 
 # -- fair scheduling and the open-match cap --------------------------------------------------------------
@@ -1176,9 +1207,11 @@ def test_house_bot_turns_of_bot_only_matches_go_on_their_own_queue(
         django_capture_on_commit_callbacks(execute=True),
     ):
         match_create(
-            created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+            spec=match_spec(
+                created_by=player, game="tute2", seats=[SeatSpec(player=player.handle), SeatSpec(bot="rule")]
+            )
         )
-        match_create(created_by=player, game="pocha", seats=[SeatSpec(bot="rule")] * 3)
+        match_create(spec=match_spec(created_by=player, game="pocha", seats=[SeatSpec(bot="rule")] * 3))
 
     # then: the person's match on the default queue, the bot-only one on the bots' queue
     turns = [queue for name, queue in queues if name == bot_play_turn.name]
@@ -1192,9 +1225,13 @@ def test_turns_queued_again_when_a_worker_connects_take_the_same_queues(
     # given: a house bot to act in a match with a person, and in a match of house bots only
     with mock.patch.object(app, "send_task"), django_capture_on_commit_callbacks(execute=True):
         with_person = match_create(
-            created_by=player, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=player.handle)]
+            spec=match_spec(
+                created_by=player, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=player.handle)]
+            )
         )
-        bots_only = match_create(created_by=player, game="pocha", seats=[SeatSpec(bot="rule")] * 3)
+        bots_only = match_create(
+            spec=match_spec(created_by=player, game="pocha", seats=[SeatSpec(bot="rule")] * 3)
+        )
     queues: list[tuple[Any, Any]] = []
 
     def record(name: str, args: Any = None, kwargs: Any = None, **options: Any) -> None:
@@ -1219,14 +1256,14 @@ def test_turns_queued_again_when_a_worker_connects_take_the_same_queues(
 def test_an_account_may_have_only_so_many_open_matches(player: Player, settings: Any) -> None:
     settings.TUTE_MAX_OPEN_MATCHES = 2
     for _ in range(2):
-        match_create(created_by=player, game="tute2", capped=True)
+        match_create(spec=match_spec(created_by=player, game="tute2", capped=True))
 
     with pytest.raises(TooManyOpenMatches) as refused:
-        match_create(created_by=player, game="tute2", capped=True)
+        match_create(spec=match_spec(created_by=player, game="tute2", capped=True))
 
     assert refused.value.http_status == 429
     assert refused.value.detail == {"limit": 2, "open": 2}
     # a finished or aborted one frees its place; tournaments and the ladder are not capped
     match_abort(match_id=Match.objects.filter(created_by=player.user).first().pk, by=player)  # type: ignore[union-attr]
-    match_create(created_by=player, game="tute2", capped=True)
-    match_create(created_by=player, game="tute2")
+    match_create(spec=match_spec(created_by=player, game="tute2", capped=True))
+    match_create(spec=match_spec(created_by=player, game="tute2"))

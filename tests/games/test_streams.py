@@ -27,6 +27,7 @@ from games.services import (
     challenge_accept,
     match_abort,
     match_create,
+    match_spec,
     player_for_user,
 )
 from games.streams import StreamMemory, event_lines, pending_events
@@ -64,7 +65,7 @@ def against_house_bot(owner: Player, bot: Player, *, bot_seat: int) -> Match:
     """Tute 2 with the bot account and a rule house bot; seat 1 (after the dealer, seat 0) acts first."""
     seats = [SeatSpec(bot="rule"), SeatSpec(bot="rule")]
     seats[bot_seat] = SeatSpec(player=bot.handle)
-    return match_create(created_by=owner, game="tute2", seats=seats)
+    return match_create(spec=match_spec(created_by=owner, game="tute2", seats=seats))
 
 
 def connect(player: Player, *, max_seconds: float, keepalive: float) -> Lines:

@@ -21,6 +21,7 @@ from games.services import (
     action_submit,
     match_abort,
     match_create,
+    match_spec,
     player_for_user,
     seat_join,
     token_create,
@@ -50,7 +51,9 @@ def sent(monkeypatch: pytest.MonkeyPatch, settings: Any) -> list[tuple[str, list
 def bot_to_act(person: Player) -> Match:
     """Tute 2, the person at seat 0 (the dealer) and a rule house bot at seat 1, which leads at ply 0."""
     return match_create(
-        created_by=person, game="tute2", seats=[SeatSpec(player=person.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=person, game="tute2", seats=[SeatSpec(player=person.handle), SeatSpec(bot="rule")]
+        )
     )
 
 
@@ -154,7 +157,7 @@ def test_a_bot_turn_is_a_no_op_when_the_match_moved_on(
 def test_a_bot_turn_is_a_no_op_on_a_persons_turn(person: Player, sent: list[tuple[str, list[Any]]]) -> None:
     # given: a match of two people; nobody's turn belongs to a house bot
     other = player_for_user(user=User.objects.create_user(username="other"))
-    match = match_create(created_by=person, game="tute2")
+    match = match_create(spec=match_spec(created_by=person, game="tute2"))
     match = seat_join(match_id=match.pk, player=other)
     assert match.status == Match.Status.IN_PROGRESS
 
@@ -190,14 +193,16 @@ def test_a_task_is_queued_exactly_when_the_turn_passes_to_a_house_bot(
 ) -> None:
     # given: Tute 4, the person at seat 0 and house bots at 1 to 3 (whoever holds the 2 of oros leads)
     match = match_create(
-        created_by=person,
-        game="tute4",
-        seats=[
-            SeatSpec(player=person.handle),
-            SeatSpec(bot="rule"),
-            SeatSpec(bot="random"),
-            SeatSpec(bot="rule"),
-        ],
+        spec=match_spec(
+            created_by=person,
+            game="tute4",
+            seats=[
+                SeatSpec(player=person.handle),
+                SeatSpec(bot="rule"),
+                SeatSpec(bot="random"),
+                SeatSpec(bot="rule"),
+            ],
+        )
     )
     bot_moves = 0
     for _ in range(12):  # three tricks
@@ -271,7 +276,9 @@ def test_a_broker_outage_does_not_fail_a_committed_move(
     user = User.objects.create_user(username="person")
     person = player_for_user(user=user)
     match = match_create(
-        created_by=person, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=person.handle)]
+        spec=match_spec(
+            created_by=person, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=person.handle)]
+        )
     )
 
     def broker_down(*args: Any, **kwargs: Any) -> None:
@@ -301,7 +308,9 @@ def test_waiting_house_bot_turns_are_queued_again_and_played_once(
     waiting = bot_to_act(person)
     other = player_for_user(user=User.objects.create_user(username="other"))
     persons_turn = match_create(
-        created_by=other, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=other.handle)]
+        spec=match_spec(
+            created_by=other, game="tute2", seats=[SeatSpec(bot="rule"), SeatSpec(player=other.handle)]
+        )
     )
     persons_turn.refresh_from_db()
     assert persons_turn.turn_seat == 1  # the seat after the dealer leads: the person

@@ -21,7 +21,7 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.models import Action, Match, Player
-from games.services import SeatSpec, bot_create, match_create, player_for_user, token_create
+from games.services import SeatSpec, bot_create, match_create, match_spec, player_for_user, token_create
 from tests.workers import (
     UNACKED_KEY,
     Worker,
@@ -138,14 +138,16 @@ def test_a_tute4_match_with_three_house_bots_and_a_player_finishes(worker: Worke
     # given: a person at seat 0 and three house bots; the bots play in the worker
     person, token = new_player("person")
     match = match_create(
-        created_by=person,
-        game="tute4",
-        seats=[
-            SeatSpec(player=person.handle),
-            SeatSpec(bot="rule"),
-            SeatSpec(bot="random"),
-            SeatSpec(bot="rule"),
-        ],
+        spec=match_spec(
+            created_by=person,
+            game="tute4",
+            seats=[
+                SeatSpec(player=person.handle),
+                SeatSpec(bot="rule"),
+                SeatSpec(bot="random"),
+                SeatSpec(bot="rule"),
+            ],
+        )
     )
     client = api_client(token)
     rng = random.Random(4)
@@ -185,14 +187,16 @@ def test_the_event_stream_delivers_your_turn_in_order(worker: Worker) -> None:
 
     # when: someone seats it with three house bots, and it plays every your_turn it is sent
     match = match_create(
-        created_by=owner,
-        game="tute4",
-        seats=[
-            SeatSpec(player="streamer"),
-            SeatSpec(bot="rule"),
-            SeatSpec(bot="random"),
-            SeatSpec(bot="rule"),
-        ],
+        spec=match_spec(
+            created_by=owner,
+            game="tute4",
+            seats=[
+                SeatSpec(player="streamer"),
+                SeatSpec(bot="rule"),
+                SeatSpec(bot="random"),
+                SeatSpec(bot="rule"),
+            ],
+        )
     )
     rng = random.Random(7)
     events: list[dict[str, Any]] = []
@@ -236,7 +240,9 @@ def test_a_bot_task_delivered_twice_plays_once(worker: Worker, broker: str) -> N
     # given: a Tute 2 match whose house bot (seat 1, the mano) is to act at ply 0: its task is queued
     person, _ = new_player("person")
     match = match_create(
-        created_by=person, game="tute2", seats=[SeatSpec(player=person.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=person, game="tute2", seats=[SeatSpec(player=person.handle), SeatSpec(bot="rule")]
+        )
     )
 
     # when: the same turn is delivered twice more
@@ -275,7 +281,9 @@ def test_a_turn_lost_with_a_killed_worker_is_played_once_by_the_next_worker(
     slot.stop()
     person, _ = new_player("person")
     match = match_create(
-        created_by=person, game="tute2", seats=[SeatSpec(player=person.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=person, game="tute2", seats=[SeatSpec(player=person.handle), SeatSpec(bot="rule")]
+        )
     )
     assert broker_backlog(broker) == (1, 0)
     redis = redis_client(broker)
@@ -336,7 +344,7 @@ def test_a_worker_whose_database_sessions_were_terminated_goes_on_playing(worker
     # given: the worker has played a house-bot match (its database connection is open, kept for reuse)
     host, _ = new_player("host")
     bots = [SeatSpec(bot="rule"), SeatSpec(bot="random")]
-    first = match_create(created_by=host, game="tute2", seats=bots)
+    first = match_create(spec=match_spec(created_by=host, game="tute2", seats=bots))
     wait_for(
         "the first bot-only match to finish",
         lambda: Match.objects.filter(pk=first.pk, status=Match.Status.FINISHED).exists() or None,
@@ -347,7 +355,7 @@ def test_a_worker_whose_database_sessions_were_terminated_goes_on_playing(worker
     # when: the database ends every session of the worker (a restart, a failover, an administrator)
     terminate_backends(worker.name)
     # and: another match gives it turns to play
-    second = match_create(created_by=host, game="tute2", seats=bots)
+    second = match_create(spec=match_spec(created_by=host, game="tute2", seats=bots))
 
     # then: it plays that match to the end (the broken connection is dropped, not reused task after task)
     finished = wait_for(

@@ -11,7 +11,7 @@ from django.test import Client
 
 from games.errors import IllegalActionError
 from games.models import Match, Player
-from games.services import SeatSpec, action_submit, bot_turn_play, match_create
+from games.services import SeatSpec, action_submit, bot_turn_play, match_create, match_spec
 from ladder.services import bot_seen, ladder_games_set
 from ratings.services import match_ratings_apply_pending
 from tests.factories import BotPlayerFactory, PlayerFactory
@@ -25,7 +25,9 @@ def rated_bot() -> Player:
     """A bot that played a rated Tute 2 against the rule bot, sending one illegal action on the way."""
     bot = BotPlayerFactory(handle="alpha", display_name="Alpha")
     match = match_create(
-        created_by=bot, game="tute2", seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=bot, game="tute2", seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")]
+        )
     )
     assert match.rated
     while (now := turn_of(match.pk)) is not None and now.player != bot:
@@ -60,10 +62,12 @@ def test_the_status_page_shows_the_author_everything_and_others_nothing(
     owner = PlayerFactory(user=rated_bot.owner, handle="owner")
     ladder_games_set(owner=rated_bot.owner, handle=rated_bot.handle, games=["tute2"])
     current = match_create(
-        created_by=rated_bot,
-        game="pocha",
-        seats=[SeatSpec(player=rated_bot.handle), SeatSpec(bot="rule")],
-        rated=False,
+        spec=match_spec(
+            created_by=rated_bot,
+            game="pocha",
+            seats=[SeatSpec(player=rated_bot.handle), SeatSpec(bot="rule")],
+            rated=False,
+        )
     )
 
     status = token_client(owner).get("/api/v1/bots/alpha/status/")

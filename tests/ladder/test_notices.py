@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Player
-from games.services import SeatSpec, bot_turn_play, match_create, turn_timeout
+from games.services import SeatSpec, bot_turn_play, match_create, match_spec, turn_timeout
 from games.streams import StreamMemory, pending_events
 from tests.factories import BotPlayerFactory
 from tests.games.conftest import turn_of
@@ -33,7 +33,12 @@ def test_timeouts_and_the_forfeit_warning_reach_the_stream_and_the_turns_list(
 ) -> None:
     bot = BotPlayerFactory()
     match = match_create(
-        created_by=bot, game="tute2", seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")], rated=False
+        spec=match_spec(
+            created_by=bot,
+            game="tute2",
+            seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")],
+            rated=False,
+        )
     )
     memory = StreamMemory(connected_at=timezone.now())
     pending_events(bot, memory)

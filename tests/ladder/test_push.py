@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from games.models import Action, Match, Player
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from ladder.models import BotIncident, BotProfile
 from ladder.push import PushError, check_url, push
 from tests.factories import BotPlayerFactory, PlayerFactory
@@ -205,7 +205,9 @@ def test_a_push_bot_plays_a_whole_match_through_its_endpoint(
 
     # when: the match starts (its turns go to the endpoint from the worker)
     match = match_create(
-        created_by=bot, game="tute2", seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=bot, game="tute2", seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")]
+        )
     )
 
     # then: it finishes with the bot's own moves, every push signed, no timeout
@@ -230,7 +232,12 @@ def test_a_failing_endpoint_counts_as_timeouts_at_once(
     bot, _ = push_bot(broken.url)
 
     match = match_create(
-        created_by=bot, game="tute2", seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")], rated=False
+        spec=match_spec(
+            created_by=bot,
+            game="tute2",
+            seats=[SeatSpec(player=bot.handle), SeatSpec(bot="rule")],
+            rated=False,
+        )
     )
 
     # then: each failed push is a timeout at once (not after the move's 15 s), and the third forfeits
@@ -263,10 +270,12 @@ def test_a_move_that_makes_a_bots_turn_reads_its_push_setting_with_the_seats(
     BotProfile.objects.create(player=streaming)
     BotProfile.objects.create(player=pusher, push_url="https://93.184.216.34/turn", push_secret="s")
     match = match_create(
-        created_by=PlayerFactory(),
-        game="tute2",
-        seats=[SeatSpec(player=streaming.handle), SeatSpec(player=pusher.handle)],
-        challenge=False,
+        spec=match_spec(
+            created_by=PlayerFactory(),
+            game="tute2",
+            seats=[SeatSpec(player=streaming.handle), SeatSpec(player=pusher.handle)],
+            challenge=False,
+        )
     )
     expected = []
     for _ in range(8):

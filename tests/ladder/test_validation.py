@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games.errors import BotNotValidated, IllegalActionError
 from games.models import Match, Player
-from games.services import SeatSpec, action_submit, bot_turn_play, match_create, turn_timeout
+from games.services import SeatSpec, action_submit, bot_turn_play, match_create, match_spec, turn_timeout
 from ladder.models import BotIncident, LadderMatch, Validation
 from ladder.selectors import unvalidated_bots
 from ladder.services import (
@@ -37,17 +37,21 @@ def new_bot() -> Player:
 def test_a_new_bot_plays_unrated_by_default_and_is_refused_a_rated_match(new_bot: Player) -> None:
     # when: the bot creates a match against a house bot without saying whether it is rated
     match = match_create(
-        created_by=new_bot, game="tute2", seats=[SeatSpec(player=new_bot.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=new_bot, game="tute2", seats=[SeatSpec(player=new_bot.handle), SeatSpec(bot="rule")]
+        )
     )
 
     # then: it is unrated; asking for a rated one is refused with the games and bots named
     assert match.rated is False
     with pytest.raises(BotNotValidated) as refused:
         match_create(
-            created_by=new_bot,
-            game="tute2",
-            seats=[SeatSpec(player=new_bot.handle), SeatSpec(bot="rule")],
-            rated=True,
+            spec=match_spec(
+                created_by=new_bot,
+                game="tute2",
+                seats=[SeatSpec(player=new_bot.handle), SeatSpec(bot="rule")],
+                rated=True,
+            )
         )
     assert refused.value.detail == {"bots": [new_bot.handle], "game": "tute2"}
 
@@ -115,7 +119,9 @@ def test_clean_matches_pass_the_validation(new_bot: Player, settings: Any) -> No
     assert (validation.status, validation.passed) == ("passed", 2)
     assert validations_start_due() == []
     assert match_create(
-        created_by=new_bot, game="tute2", seats=[SeatSpec(player=new_bot.handle), SeatSpec(bot="rule")]
+        spec=match_spec(
+            created_by=new_bot, game="tute2", seats=[SeatSpec(player=new_bot.handle), SeatSpec(bot="rule")]
+        )
     ).rated
 
 

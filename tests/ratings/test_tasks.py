@@ -17,7 +17,7 @@ from django.db import IntegrityError, OperationalError, transaction
 from django.utils import timezone
 
 from games.models import Match, Player
-from games.services import SeatSpec, challenge_accept, match_abort, match_create, match_resign
+from games.services import SeatSpec, challenge_accept, match_abort, match_create, match_resign, match_spec
 from games.signals import match_finished
 from ratings.models import Pool, Rating, RatingChange
 from ratings.services import match_ratings_apply, ratings_recompute
@@ -366,7 +366,9 @@ def test_a_real_worker_rates_a_match_once_after_it_finishes(
     # given: two players start a Tute 2 match (committed)
     a, b = players(2)
     match = match_create(
-        created_by=a, game="tute2", seats=[SeatSpec(player=a.handle), SeatSpec(player=b.handle)]
+        spec=match_spec(
+            created_by=a, game="tute2", seats=[SeatSpec(player=a.handle), SeatSpec(player=b.handle)]
+        )
     )
     challenge_accept(match_id=match.pk, player=b)
 

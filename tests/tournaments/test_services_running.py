@@ -14,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Player
-from games.services import SeatSpec, match_call_off, match_create, turn_timeout
+from games.services import SeatSpec, match_call_off, match_create, match_spec, turn_timeout
 from games.signals import match_finished
 from ratings.facts import player_subject
 from ratings.models import Pool, Rating
@@ -243,7 +243,7 @@ def test_the_signal_queues_the_task_for_tournament_matches_only(
     (tm,) = playing(t)
     assert tm.match is not None
     friendly = match_create(
-        created_by=organiser, game="tute2", seats=[SeatSpec(bot="random")] * 2, rated=False
+        spec=match_spec(created_by=organiser, game="tute2", seats=[SeatSpec(bot="random")] * 2, rated=False)
     )
     # when: games sends match_finished for both
     with (

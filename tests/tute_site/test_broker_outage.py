@@ -21,7 +21,7 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from games.models import Action, Match
-from games.services import SeatSpec, match_create, player_for_user
+from games.services import SeatSpec, match_create, match_spec, player_for_user
 from tests.services import require_service
 from tests.workers import Worker, database_url, publishing_to, terminate_backends, wait_for
 
@@ -99,10 +99,12 @@ def test_a_busy_worker_survives_redis_restarts_and_plays_each_turn_once(
         try:
             matches = [
                 match_create(
-                    created_by=host,
-                    game="pocha",
-                    seats=[SeatSpec(bot="rule"), SeatSpec(bot="random"), SeatSpec(bot="rule")],
-                    rated=False,
+                    spec=match_spec(
+                        created_by=host,
+                        game="pocha",
+                        seats=[SeatSpec(bot="rule"), SeatSpec(bot="random"), SeatSpec(bot="rule")],
+                        rated=False,
+                    )
                 ).pk
                 for _ in range(2)
             ]

@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 import tute_site.streams as streams
 from games.models import Match, Player
-from games.services import match_create
+from games.services import match_create, match_spec
 from tests.factories import BotPlayerFactory, PlayerFactory, token_for
 
 pytestmark = pytest.mark.django_db
@@ -135,7 +135,7 @@ def test_a_refused_stream_takes_no_slot(settings: Any) -> None:
 
 def test_the_match_pages_live_feed_is_capped_by_address(settings: Any) -> None:
     settings.TUTE_STREAMS_PER_ADDRESS = 2
-    match = match_create(created_by=PlayerFactory(), game="tute2")
+    match = match_create(spec=match_spec(created_by=PlayerFactory(), game="tute2"))
     assert match.status == Match.Status.OPEN
     browser = Client(REMOTE_ADDR="203.0.113.50")
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from games.engine.rules import side_of
 from games.models import Board, Match
 from games.services.boards import board_create
 from tournaments.duplicate import round_points
@@ -78,4 +79,4 @@ def duplicate_round_score(tournament: Tournament, round_: Round) -> None:
 
 
 def _position(match: Match, seat: int) -> int:
-    return seat % 2 if match.game == Match.GameName.TUTE4 else seat
+    return side_of(match.game, seat)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from django.utils import timezone
 
 from games.models import Board, Match
-from games.services import SeatSpec, match_create
+from games.services import SeatSpec, match_create, match_spec
 from tournaments.models import Entrant, Round, Slot, Tournament, TournamentMatch
 from tournaments.pairing import Bracket, History, Pairing, Status, round_robin, seat_tables, swiss_round
 from tournaments.pairing import Round as PairingRound
@@ -238,7 +238,7 @@ def add_match(
     games_match = None
     if row.kind == TournamentMatch.Kind.MATCH:
         seats = _seats(tournament, entrants)
-        games_match = match_create(
+        spec = match_spec(
             created_by=tournament.created_by,
             game=tournament.game,
             players=len(seats),
@@ -251,6 +251,7 @@ def add_match(
             managed=True,
             boards=boards if row.kind == TournamentMatch.Kind.MATCH else None,
         )
+        games_match = match_create(spec=spec)
     done = row.kind != TournamentMatch.Kind.MATCH
     tm = TournamentMatch.objects.create(
         tournament=tournament,

@@ -192,7 +192,7 @@ def duplicate_board_summary(*, match: Match, board: int) -> list[dict[str, Any]]
     if board >= len(differences):
         return []
     labels = seat_labels(match)
-    side_count = 2 if match.game == Match.GameName.TUTE4 else match.num_players
+    side_count = match_rules(match).sides
     return [
         {
             "names": [labels[i]["name"] for i in range(len(labels)) if side_of(match, i) == side],

@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 from django.db.models import Prefetch, Q, QuerySet
 
 from games.engine import Rules
+from games.engine.rules import side_of as engine_side_of
 from games.models import Game, Match, Player, Seat
 from games.selectors import matches_list
 from games.states import match_rules
@@ -147,7 +148,7 @@ def match_outcome(match: Match, cantes: list[dict[str, Any]] | None = None) -> l
     if match.result is None:
         return []
     labels = seat_labels(match)
-    side_count = 2 if match.game == Match.GameName.TUTE4 else match.num_players
+    side_count = match_rules(match).sides
     games = [g for g in match.games.all() if g.result]
     last = games[-1] if games else None
     # The last game's scores are by game side, its cantes by game seat: a duplicate match's later plays
@@ -205,8 +206,7 @@ def pocha_scoresheet(*, match: Match, replay: list[ReplayGame]) -> list[dict[str
 
 def side_of(match: Match | str, seat: int) -> int:
     """The side a seat plays for: Tute 4's pairs (seats 0+2, 1+3), else the seat itself."""
-    game = match if isinstance(match, str) else match.game
-    return seat % 2 if game == Match.GameName.TUTE4 else seat
+    return engine_side_of(match if isinstance(match, str) else match.game, seat)
 
 
 def seat_result(result: dict[str, Any] | None, game: str, seat: int) -> str | None:

@@ -48,7 +48,7 @@ class Knowledge:
     sung: int  # suits sung this hand (bit per suit)
 
     def side(self, seat: int) -> int:
-        return seat % 2 if self.partners else seat
+        return self.rules.side_of(seat)
 
     def p_any(self, seat: int, mask: int) -> float:
         """The chance that ``seat`` holds at least one card of ``mask``."""

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from games.engine import GAMES, Rules, RulesError
+from games.engine import GAMES, Rules, RulesError, State
 
 ALL_FLAGS = {
     "stock_duty",
@@ -172,3 +172,13 @@ def test_options_must_be_a_mapping() -> None:
 
 def test_a_rules_error_is_a_value_error() -> None:
     assert issubclass(RulesError, ValueError)
+
+
+def test_the_side_of_a_seat_is_its_pair_in_tute4_and_the_seat_itself_elsewhere() -> None:
+    tute4, tute2, pocha = Rules.build("tute4"), Rules.build("tute2"), Rules.build("pocha", 5)
+
+    assert [tute4.side_of(seat) for seat in range(4)] == [0, 1, 0, 1] and tute4.sides == 2
+    assert [tute2.side_of(seat) for seat in range(2)] == [0, 1] and tute2.sides == 2
+    assert [pocha.side_of(seat) for seat in range(5)] == [0, 1, 2, 3, 4] and pocha.sides == 5
+    # the table asks the rules
+    assert [State.new(tute4, dealer=0, seed="s").table.side_of(seat) for seat in range(4)] == [0, 1, 0, 1]

@@ -33,6 +33,7 @@ from games.services import (
     bot_turn_play,
     house_bot_action,
     match_create,
+    match_spec,
     player_for_user,
 )
 from ratings.services import match_ratings_apply_pending
@@ -131,13 +132,14 @@ class Command(BaseCommand):
         for game, seats, count in FINISHED:
             for _ in range(count):
                 table = rng.sample(everyone, seats)
-                match = match_create(
+                spec = match_spec(
                     created_by=host,
                     game=game,
                     seats=[SeatSpec(player=p.handle) for p in table],
                     rated=True,
                     challenge=False,
                 )
+                match = match_create(spec=spec)
                 self._play_out(match.pk, rng)
                 played += 1
         self.stdout.write(
