@@ -4,6 +4,7 @@
   ``tute_arena.bots`` entry point);
 - the bots import only the engine;
 - games never imports the apps that listen to it (ratings, tournaments) nor the website;
+- ratings never imports tournaments (tournaments may read ratings, for seeding; not the other way);
 - no app imports another app's ``apis``;
 - no package's services import its tasks (tasks import services; services queue tasks by name through
   ``tute_site.celery.queue_on_commit``), and that helper is the only place that sends a task.
@@ -105,6 +106,10 @@ def test_the_bots_import_only_the_engine() -> None:
 
 def test_games_never_imports_ratings_tournaments_or_the_website() -> None:
     assert offenders("games", lambda path, m: top(m) in {"ratings", "tournaments", "web"}) == {}
+
+
+def test_ratings_never_imports_tournaments() -> None:
+    assert offenders("ratings", lambda path, m: top(m) == "tournaments") == {}
 
 
 def test_no_app_imports_another_apps_apis() -> None:
