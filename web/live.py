@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET
 
 from games.models import Match, Seat
 from games.selectors import match_context
-from games.services.common import HOUSE_BOT_GRACE_SECONDS
+from games.services.common import move_seconds
 from games.streams import Moment, api_time, match_moments, moments_since
 from tute_site.api import client_address
 from tute_site.streams import LeasedLines, StreamsBusy, TooManyStreams, refusal, stream_lease
@@ -48,12 +48,7 @@ def clock(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     seat = next((s for s in seats if s.index == match.turn_seat), None)
     if seat is None:
         return None
-    if seat.bot_level:
-        total = HOUSE_BOT_GRACE_SECONDS
-    elif seat.player is not None and seat.player.is_bot:
-        total = match.bot_move_seconds
-    else:
-        total = match.human_move_seconds
+    total = move_seconds(match, seat)
     now = timezone.now()
     left = max((match.turn_deadline - now) / timedelta(seconds=1), 0.0)
     return {

@@ -38,13 +38,17 @@ def turn_after(
     if seat_map:
         seat_index = int(seat_map[seat_index])
     seat = next(s for s in seats if s.index == seat_index)
+    return seat_index, timezone.now() + timedelta(seconds=move_seconds(match, seat))
+
+
+def move_seconds(match: Match, seat: Seat) -> int:
+    """How long ``seat`` has for a move: a house bot the sweeper's grace, a bot account and a person
+    the match's move times (the turn's deadline and the page's clock both count from it)."""
     if seat.bot_level:
-        seconds = HOUSE_BOT_GRACE_SECONDS
-    elif seat.player is not None and seat.player.is_bot:
-        seconds = match.bot_move_seconds
-    else:
-        seconds = match.human_move_seconds
-    return seat_index, timezone.now() + timedelta(seconds=seconds)
+        return HOUSE_BOT_GRACE_SECONDS
+    if seat.player is not None and seat.player.is_bot:
+        return match.bot_move_seconds
+    return match.human_move_seconds
 
 
 def turn_started(context: MatchContext) -> None:
