@@ -5,23 +5,15 @@ from __future__ import annotations
 import logging
 
 from celery import shared_task
-from django.db import OperationalError
 
 from ladder.services import ladder_match_finished, push_turn
 from ladder.tick import ladder_tick
+from tute_site.celery import retried_task
 
 log = logging.getLogger(__name__)
 
 
-@shared_task(
-    name="matchmaking.match_finished",
-    acks_late=True,
-    soft_time_limit=20,
-    time_limit=40,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=5,
-)
+@retried_task(name="matchmaking.match_finished", soft_time_limit=20, time_limit=40, max_retries=5)
 def ladder_match_finished_task(match_id: int) -> None:
     """Count a finished validation match, free the bots of a finished ladder match; once per match."""
     ladder_match_finished(match_id=match_id)
@@ -41,15 +33,7 @@ def matchmaker_tick() -> int:
     return report.matches
 
 
-@shared_task(
-    name="games.push_turn",
-    acks_late=True,
-    soft_time_limit=30,
-    time_limit=40,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=3,
-)
+@retried_task(name="games.push_turn", soft_time_limit=30, time_limit=40, max_retries=3)
 def push_turn_task(match_id: int, ply: int) -> str | None:
     """POST a push bot's turn to its endpoint and play its answer; a no-op once the match moved on."""
     return push_turn(match_id=match_id, ply=ply)

@@ -4,6 +4,7 @@
   ``tute_arena.bots`` entry point);
 - the bots import only the engine;
 - games never imports the apps that listen to it (ratings, tournaments, the ladder) nor the website;
+- ratings never imports tournaments (tournaments may read ratings, for seeding; not the other way);
 - no app imports another app's ``apis``;
 - no package's services import its tasks (tasks import services; services queue tasks by name through
   ``tute_site.celery.queue_on_commit``), and that helper is the only place that sends a task.
@@ -110,6 +111,10 @@ def test_games_never_imports_ratings_tournaments_or_the_website() -> None:
 def test_games_never_imports_the_ladder() -> None:
     """The ladder listens to games.signals and registers its policies from LadderConfig.ready()."""
     assert offenders("games", lambda path, m: top(m) in {"ladder", "matchmaking"}) == {}
+
+
+def test_ratings_never_imports_tournaments() -> None:
+    assert offenders("ratings", lambda path, m: top(m) == "tournaments") == {}
 
 
 def test_no_app_imports_another_apps_apis() -> None:

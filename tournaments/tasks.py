@@ -4,34 +4,18 @@ for something already done, does nothing the second time."""
 from __future__ import annotations
 
 from celery import shared_task
-from django.db import OperationalError
 
 from tournaments.services import match_result_record, tournament_advance, tournaments_sweep
+from tute_site.celery import retried_task
 
 
-@shared_task(
-    name="tournaments.record_result",
-    acks_late=True,
-    soft_time_limit=30,
-    time_limit=60,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task(name="tournaments.record_result", soft_time_limit=30, time_limit=60, max_retries=8)
 def record_result(match_id: int) -> bool:
     """Record a finished games match in its tournament; True when this delivery recorded it."""
     return match_result_record(match_id=match_id) is not None
 
 
-@shared_task(
-    name="tournaments.advance",
-    acks_late=True,
-    soft_time_limit=60,
-    time_limit=120,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=8,
-)
+@retried_task(name="tournaments.advance", soft_time_limit=60, time_limit=120, max_retries=8)
 def advance(tournament_id: int, after_round: int) -> bool:
     """Generate the round after ``after_round`` (or the final standings); True when this delivery did."""
     return tournament_advance(tournament_id=tournament_id, after_round=after_round) is not None

@@ -37,6 +37,24 @@ class RequeueOnConnect(bootsteps.StartStopStep):
 app.steps["consumer"].add(RequeueOnConnect)
 
 
+def retried_task(*, name: str, soft_time_limit: int, time_limit: int, max_retries: int) -> Any:
+    """The decorator of an idempotent task that must not be lost: acknowledged once it has run (a worker
+    that dies mid-task leaves it to another) and retried with backoff while the database is away
+    (``OperationalError``)."""
+    from celery import shared_task
+    from django.db import OperationalError
+
+    return shared_task(
+        name=name,
+        acks_late=True,
+        soft_time_limit=soft_time_limit,
+        time_limit=time_limit,
+        autoretry_for=(OperationalError,),
+        retry_backoff=True,
+        max_retries=max_retries,
+    )
+
+
 def queue_on_commit(
     task_name: str, *args: Any, eta: datetime | None = None, queue: str | None = None
 ) -> None:

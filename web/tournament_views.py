@@ -155,23 +155,20 @@ def _render_tournament(request: HttpRequest, tournament: Tournament, **forms: An
 @login_required
 @require_POST
 def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament_or_404(tournament_id)
-    form = RegisterForm(request.POST)
-    if form.is_valid():
-        try:
-            register(
-                tournament_id=tournament.pk,
-                player=signed_in_player(request),
-                passcode=form.cleaned_data["passcode"] or None,
-                partner=form.cleaned_data["partner"] or None,
-                partner_bot=form.cleaned_data["partner_bot"] or None,
-            )
-        except ApplicationError as exc:
-            form.add_error(None, error_text(exc))
-        else:
-            messages.success(request, _("You are entered."))
-            return redirect("web:tournament", tournament_id=tournament.pk)
-    return _render_tournament(request, tournament, register_form=form)
+    return _form_action(
+        request,
+        _tournament_or_404(tournament_id),
+        RegisterForm(request.POST),
+        "register_form",
+        lambda t, me, data: register(
+            tournament_id=t.pk,
+            player=me,
+            passcode=data["passcode"] or None,
+            partner=data["partner"] or None,
+            partner_bot=data["partner_bot"] or None,
+        ),
+        _("You are entered."),
+    )
 
 
 @login_required
@@ -188,19 +185,14 @@ def tournament_check_in(request: HttpRequest, tournament_id: int) -> HttpRespons
 @login_required
 @require_POST
 def tournament_invite(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament_or_404(tournament_id)
-    form = InviteForm(request.POST)
-    if form.is_valid():
-        try:
-            invite(
-                tournament_id=tournament.pk, by=signed_in_player(request), handle=form.cleaned_data["handle"]
-            )
-        except ApplicationError as exc:
-            form.add_error(None, error_text(exc))
-        else:
-            messages.success(request, _("Invitation sent."))
-            return redirect("web:tournament", tournament_id=tournament.pk)
-    return _render_tournament(request, tournament, invite_form=form)
+    return _form_action(
+        request,
+        _tournament_or_404(tournament_id),
+        InviteForm(request.POST),
+        "invite_form",
+        lambda t, me, data: invite(tournament_id=t.pk, by=me, handle=data["handle"]),
+        _("Invitation sent."),
+    )
 
 
 @login_required
@@ -292,22 +284,32 @@ def _organiser_action(request: HttpRequest, tournament_id: int, action: Any, don
 @login_required
 @require_POST
 def tournament_bots(request: HttpRequest, tournament_id: int) -> HttpResponse:
-    tournament = _tournament_or_404(tournament_id)
-    form = BotFillForm(request.POST)
+    return _form_action(
+        request,
+        _tournament_or_404(tournament_id),
+        BotFillForm(request.POST),
+        "bots_form",
+        lambda t, me, data: entrant_bot_fill(
+            tournament_id=t.pk, by=me, level=data["level"], count=data["count"]
+        ),
+        _("House bots added."),
+    )
+
+
+def _form_action(
+    request: HttpRequest, tournament: Tournament, form: Any, form_name: str, action: Any, done: str
+) -> HttpResponse:
+    """Run one service with a valid form's data for the signed-in player; a form that is not valid, or
+    the service's refusal, goes back to the tournament's page as ``form_name`` with its errors."""
     if form.is_valid():
         try:
-            entrant_bot_fill(
-                tournament_id=tournament.pk,
-                by=signed_in_player(request),
-                level=form.cleaned_data["level"],
-                count=form.cleaned_data["count"],
-            )
+            action(tournament, signed_in_player(request), form.cleaned_data)
         except ApplicationError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, _("House bots added."))
+            messages.success(request, done)
             return redirect("web:tournament", tournament_id=tournament.pk)
-    return _render_tournament(request, tournament, bots_form=form)
+    return _render_tournament(request, tournament, **{form_name: form})
 
 
 @login_required

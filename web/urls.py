@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
-from web import ladder_views, live, views
+from web import bot_views, ladder_views, live, match_views, views
 from web import tournament_views as tv
 
 app_name = "web"
@@ -11,23 +11,23 @@ urlpatterns = [
     path("leaderboards/", views.leaderboards, name="leaderboards"),
     path("leaderboards/<str:pool>/", views.leaderboard, name="leaderboard"),
     path("players/<slug:handle>/", views.player_detail, name="player"),
-    path("matches/<int:match_id>/", views.match_detail, name="match"),
-    path("matches/<int:match_id>/boards/<int:board>/", views.match_board, name="match-board"),
+    path("matches/<int:match_id>/", match_views.match_detail, name="match"),
+    path("matches/<int:match_id>/boards/<int:board>/", match_views.match_board, name="match-board"),
     path("matches/<int:match_id>/events/", live.match_events, name="match-events"),
     path("matches/<int:match_id>/moments/", live.match_moments_json, name="match-moments"),
-    path("matches/<int:match_id>/replay/", views.match_replay_steps, name="match-replay"),
+    path("matches/<int:match_id>/replay/", match_views.match_replay_steps, name="match-replay"),
     path("me/", views.me, name="me"),
     path("play/", views.play, name="play"),
-    path("bots/", views.bots, name="bots"),
-    path("bots/<slug:handle>/token/", views.bot_rotate, name="bot-rotate"),
+    path("bots/", bot_views.bots, name="bots"),
+    path("bots/<slug:handle>/token/", bot_views.bot_rotate, name="bot-rotate"),
     path("bots/<slug:handle>/status/", ladder_views.bot_status_page, name="bot-status"),
     path("ladder/", ladder_views.ladder, name="ladder"),
     path("ladder/<str:game>/", ladder_views.ladder, name="ladder-game"),
     path("bots/<slug:handle>/challenge/", views.bot_challenge, name="bot-challenge"),
-    path("bots/<slug:handle>/auto-accept/", views.bot_auto_accept, name="bot-auto-accept"),
+    path("bots/<slug:handle>/auto-accept/", bot_views.bot_auto_accept, name="bot-auto-accept"),
     path("docs/<slug:name>/", views.doc_page, name="doc"),
-    path("tokens/", views.tokens, name="tokens"),
-    path("tokens/<int:token_id>/revoke/", views.token_revoke_view, name="token-revoke"),
+    path("tokens/", bot_views.tokens, name="tokens"),
+    path("tokens/<int:token_id>/revoke/", bot_views.token_revoke_view, name="token-revoke"),
     path("rules/", views.rules, name="rules"),
     path("tournaments/", tv.tournament_list, name="tournaments"),
     path("tournaments/new/", tv.tournament_new, name="tournament-new"),

@@ -2,6 +2,9 @@
 
 A service's ``ApplicationError`` becomes a form error on the page it came from; nothing here decides a
 rule of the game or of the site.
+
+Here: the home page, leaderboards, players, playing (a new match, a challenge to one's bot), signing
+up, documents and rules; matches in ``web.match_views``, bots and tokens in ``web.bot_views``.
 """
 
 from __future__ import annotations
@@ -13,37 +16,22 @@ from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db import IntegrityError, transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import cache_control, never_cache
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
-from games.models import Game, Match
-from games.selectors import boards_sealed, context_of, match_view_for, tokens_of
-from games.services import (
-    SeatSpec,
-    bot_create,
-    bot_settings_update,
-    bot_token_rotate,
-    match_create,
-    match_spec,
-    player_for_user,
-    token_create,
-    token_revoke,
-)
+from games.services import SeatSpec, match_create, match_spec, player_for_user
 from ratings.models import Rating
 from tute_site.exceptions import ApplicationError
-from web import live, selectors
+from web import selectors
 from web.charts import rating_chart
 from web.errors import error_text
-from web.fairness import luck_rows, skill_summary, verify_panel, verify_strings
-from web.forms import BotChallengeForm, BotCreateForm, PlayForm, SignupForm
-from web.jsi18n import js_strings
-from web.people import request_player, request_user
-from web.rules import doc_html, example_bot, rules_html, rules_lang
+from web.fairness import skill_summary
+from web.forms import BotChallengeForm, PlayForm, SignupForm
+from web.people import request_user
+from web.rules import doc_html, rules_html, rules_lang
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -126,111 +114,6 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
     )
 
 
-def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
-    match = selectors.match_page(match_id=match_id)
-    if match is None:
-        raise Http404
-    me = request_player(request)
-    my_seat = next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None)
-    seats = selectors.seat_labels(match, viewer=my_seat)
-    replay = selectors.match_replay(match=match)
-    live_now = match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS)
-    return render(
-        request,
-        "web/match.html",
-        {
-            "match": match,
-            "seats": seats,
-            "my_seat": my_seat,
-            # The live table's first view; a finished match shows its replay instead (a long Pocha's
-            # last view carries every hand's tricks).
-            "initial_view": match_view_for(context=context_of(match), player=me) if live_now else None,
-            "clock": live.clock(match, list(match.seats.all())),
-            "variant": selectors.variant_in_force(match),
-            "replay": _replay_data(match, replay),
-            "js_strings": js_strings(),
-            "live": live_now,
-            "outcome": selectors.match_outcome(
-                match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
-            ),
-            "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
-            "scoresheet": selectors.pocha_scoresheet(match=match, replay=replay),
-            "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
-            "in_tournament": selectors.tournament_of_match(match=match),
-            "boards": selectors.board_rows(match),
-            "verify_games": verify_panel(match),
-            "luck": luck_rows(match, my_seat),
-            "verify_strings": verify_strings(),
-        },
-    )
-
-
-def _replay_data(match: Match, replay: list[selectors.ReplayGame]) -> dict[str, Any] | None:
-    """The replay viewer's start: each game's index and the first game's first page of steps; the viewer
-    asks ``web:match-replay`` for the other pages as it moves (a long Pocha has thousands of steps)."""
-    if not replay:
-        return None
-    return {
-        "url": reverse("web:match-replay", args=[match.pk]),
-        "page": selectors.REPLAY_PAGE_STEPS,
-        "games": selectors.replay_index(replay),
-        "first": selectors.replay_page(replay, game=0, start=0),
-    }
-
-
-@require_GET
-@cache_control(public=True, max_age=selectors.REPLAY_CACHE_SECONDS)
-def match_replay_steps(request: HttpRequest, match_id: int) -> HttpResponse:
-    """One page of a finished match's replay: ``?game=<index>&start=<step>``, ``start`` a multiple of the
-    page size. A finished match never changes, so caches may keep the answer."""
-    match = Match.objects.filter(pk=match_id).first()
-    if match is None or match.status != Match.Status.FINISHED:
-        # Until it is over the deals are secret (docs/RULES.md 9): no replay to give.
-        return JsonResponse(
-            {"code": "match_not_found", "message": "No finished match with that id."}, status=404
-        )
-    try:
-        game, start = int(request.GET.get("game", "0")), int(request.GET.get("start", "0"))
-    except ValueError:
-        return JsonResponse({"code": "bad_page", "message": "game and start must be integers."}, status=400)
-    steps = selectors.replay_page(selectors.match_replay(match=match), game=game, start=start)
-    if steps is None:
-        return JsonResponse(
-            {"code": "bad_page", "message": "No such game, or start is not a page's first step."}, status=400
-        )
-    return JsonResponse({"game": game, "start": start, "steps": steps})
-
-
-def match_board(request: HttpRequest, match_id: int, board: int) -> HttpResponse:
-    """A finished duplicate match's board: its plays side by side (who held which cards, the tricks, each
-    play's score and the difference) and each play's replay."""
-    match = selectors.match_page(match_id=match_id)
-    # Until the match is over, and every other table holding its boards too, the deals are secret.
-    if match is None or match.status != Match.Status.FINISHED or boards_sealed(match):
-        raise Http404
-    boards = selectors.board_numbers(match)
-    if board not in boards:
-        raise Http404
-    plays = selectors.board_plays(games=Game.objects.filter(match=match, board=board))
-    return render(
-        request,
-        "web/board.html",
-        {
-            "match": match,
-            "board": board,
-            "boards": boards,
-            "summary": []
-            if match.game == Match.GameName.POCHA
-            else selectors.duplicate_board_summary(match=match, board=board),
-            "pocha_summary": selectors.pocha_board_summary(match=match, board=board, plays=plays)
-            if match.game == Match.GameName.POCHA
-            else [],
-            "plays": selectors.board_play_items(plays),
-            "js_strings": js_strings(),
-        },
-    )
-
-
 @login_required
 def me(request: HttpRequest) -> HttpResponse:
     return redirect("web:player", handle=player_for_user(user=request_user(request)).handle)
@@ -283,81 +166,6 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
-@never_cache  # it may show a new token: no cache keeps the page
-@login_required
-@require_http_methods(["GET", "POST"])
-def bots(request: HttpRequest) -> HttpResponse:
-    """The person's bot accounts; creating one shows its token on this one answer only."""
-    user = request_user(request)
-    form = BotCreateForm(request.POST or None)
-    token = None
-    created = None
-    if request.method == "POST" and form.is_valid():
-        try:
-            created, token = bot_create(
-                owner=user,
-                handle=form.cleaned_data["handle"],
-                display_name=form.cleaned_data["display_name"],
-            )
-        except ApplicationError as exc:
-            form.add_error("handle", error_text(exc))
-        else:
-            form = BotCreateForm()
-    return render(
-        request,
-        "web/bots.html",
-        {**_bots_page(user), "form": form, "token": token, "token_for": created},
-    )
-
-
-def _bots_page(user: Any) -> dict[str, Any]:
-    return {
-        "bots": selectors.bots_of(user=user),
-        "challenge_form": BotChallengeForm(),
-        "example_bot": example_bot(),
-    }
-
-
-@never_cache
-@login_required
-@require_POST
-def bot_rotate(request: HttpRequest, handle: str) -> HttpResponse:
-    user = request_user(request)
-    try:
-        token = bot_token_rotate(owner=user, handle=handle)
-    except ApplicationError as exc:
-        messages.error(request, error_text(exc))
-        return redirect("web:bots")
-    bot = next((b for b in selectors.bots_of(user=user) if b.handle == handle), None)
-    return render(
-        request,
-        "web/bots.html",
-        {**_bots_page(user), "form": BotCreateForm(), "token": token, "token_for": bot},
-    )
-
-
-@never_cache
-@login_required
-@require_http_methods(["GET", "POST"])
-def tokens(request: HttpRequest) -> HttpResponse:
-    """The person's personal API tokens: list, create (shown on this one answer only), revoke."""
-    user = request_user(request)
-    token = token_create(user=user) if request.method == "POST" else None
-    return render(request, "web/tokens.html", {"tokens": tokens_of(user=user), "token": token})
-
-
-@login_required
-@require_POST
-def token_revoke_view(request: HttpRequest, token_id: int) -> HttpResponse:
-    try:
-        token_revoke(user=request_user(request), token_id=token_id)
-    except ApplicationError as exc:
-        messages.error(request, error_text(exc))
-    else:
-        messages.success(request, _("The token was revoked: it no longer works."))
-    return redirect("web:tokens")
-
-
 def doc_page(request: HttpRequest, name: str) -> HttpResponse:
     """One of the project's documents a bot author needs (docs/BOTS.md, docs/API.md), rendered."""
     html = doc_html(name)
@@ -392,19 +200,6 @@ def bot_challenge(request: HttpRequest, handle: str) -> HttpResponse:
         messages.error(request, error_text(exc))
         return redirect("web:bots")
     return redirect("web:match", match_id=match.pk)
-
-
-@login_required
-@require_POST
-def bot_auto_accept(request: HttpRequest, handle: str) -> HttpResponse:
-    """Switch the bot's auto-accept: whether it takes every challenge at once."""
-    try:
-        bot_settings_update(
-            owner=request_user(request), handle=handle, auto_accept=request.POST.get("auto_accept") == "1"
-        )
-    except ApplicationError as exc:
-        messages.error(request, error_text(exc))
-    return redirect("web:bots")
 
 
 def rules(request: HttpRequest) -> HttpResponse:

@@ -129,19 +129,55 @@ def standings(
     """The standings of ``seeds`` (every entrant, best seed first) after ``encounters``."""
     order = check_entrants(seeds, minimum=0, what="standings")
     seed_of = {e: i for i, e in enumerate(order)}
+    breaks = _checked_breaks(tie_breaks)
+    played = _checked_encounters(encounters, seed_of)
+    exact = {id(enc): tuple(Fraction(p) for p in enc.points) for enc in played}
+    points, games, cards, count = _totals(played, exact)
+    buchholz, sonneborn = _opposition(played, exact, points)
+    fixed = {
+        TieBreak.BUCHHOLZ: buchholz,
+        TieBreak.SONNEBORN_BERGER: sonneborn,
+        TieBreak.GAMES_WON: games,
+        TieBreak.CARD_POINT_DIFFERENCE: cards,
+    }
+    groups, values = _ranked(order, points, breaks, fixed, _meetings(played), exact)
+
+    out: list[Standing] = []
+    position = 1
+    for group in groups:
+        for e in sorted(group, key=seed_of.__getitem__):
+            out.append(Standing(position, e, points[e], count[e], tuple(values[e])))
+        position += len(group)
+    return tuple(out)
+
+
+def _checked_breaks(tie_breaks: Sequence[TieBreak | str]) -> tuple[TieBreak, ...]:
     breaks = tuple(TieBreak(t) for t in tie_breaks)
     if len(set(breaks)) != len(breaks):
         raise PairingError(f"a tie-break is listed twice: {[t.value for t in breaks]}")
+    return breaks
+
+
+def _checked_encounters(encounters: Iterable[Encounter], seed_of: Mapping[Entrant, int]) -> list[Encounter]:
     played = list(encounters)
     for enc in played:
         unknown = [e for e in enc.entrants if e not in seed_of]
         if unknown:
             raise PairingError(f"round {enc.round}: entrants {unknown} are not in the standings")
+    return played
 
-    exact = {id(enc): tuple(Fraction(p) for p in enc.points) for enc in played}
-    points: dict[Entrant, Fraction] = defaultdict(Fraction)
-    games: dict[Entrant, Fraction] = defaultdict(Fraction)
-    cards: dict[Entrant, Fraction] = defaultdict(Fraction)
+
+Totals = dict[Entrant, Fraction]
+
+
+def _totals(
+    played: Sequence[Encounter], exact: Mapping[int, tuple[Fraction, ...]]
+) -> tuple[Totals, Totals, Totals, dict[Entrant, int]]:
+    """Each entrant's points, games won, card-point difference (against the average opponent at the
+    table) and encounters with an opponent."""
+    points: Totals = defaultdict(Fraction)
+    games: Totals = defaultdict(Fraction)
+    cards: Totals = defaultdict(Fraction)
     count: dict[Entrant, int] = defaultdict(int)
     for enc in played:
         n = len(enc.entrants)
@@ -155,9 +191,16 @@ def standings(
                 if enc.card_points:
                     others = total_cards - enc.card_points[i]
                     cards[e] += enc.card_points[i] - Fraction(others, n - 1)
+    return points, games, cards, count
 
-    buchholz: dict[Entrant, Fraction] = defaultdict(Fraction)
-    sonneborn: dict[Entrant, Fraction] = defaultdict(Fraction)
+
+def _opposition(
+    played: Sequence[Encounter], exact: Mapping[int, tuple[Fraction, ...]], points: Totals
+) -> tuple[Totals, Totals]:
+    """Buchholz (the opponents' points) and Sonneborn-Berger (those of the opponents beaten, half of
+    those drawn with)."""
+    buchholz: Totals = defaultdict(Fraction)
+    sonneborn: Totals = defaultdict(Fraction)
     for enc in played:
         mine = exact[id(enc)]
         for i, e in enumerate(enc.entrants):
@@ -165,19 +208,29 @@ def standings(
                 if i != j:
                     buchholz[e] += points[o]
                     sonneborn[e] += _beat(mine[i], mine[j]) * points[o]
-    fixed = {
-        TieBreak.BUCHHOLZ: buchholz,
-        TieBreak.SONNEBORN_BERGER: sonneborn,
-        TieBreak.GAMES_WON: games,
-        TieBreak.CARD_POINT_DIFFERENCE: cards,
-    }
+    return buchholz, sonneborn
 
+
+def _meetings(played: Sequence[Encounter]) -> dict[Entrant, list[Encounter]]:
+    """The encounters each entrant had with an opponent (byes left out)."""
     met_in: dict[Entrant, list[Encounter]] = defaultdict(list)
     for enc in played:
         if len(enc.entrants) > 1:
             for e in enc.entrants:
                 met_in[e].append(enc)
+    return met_in
 
+
+def _ranked(
+    order: Sequence[Entrant],
+    points: Totals,
+    breaks: Sequence[TieBreak],
+    fixed: Mapping[TieBreak, Totals],
+    met_in: Mapping[Entrant, list[Encounter]],
+    exact: Mapping[int, tuple[Fraction, ...]],
+) -> tuple[list[list[Entrant]], dict[Entrant, list[Fraction]]]:
+    """The groups still tied, best first, after points and each tie-break in turn (head-to-head within
+    the group it splits), and every entrant's tie-break values."""
     values: dict[Entrant, list[Fraction]] = {e: [] for e in order}
     groups: list[list[Entrant]] = _split(list(order), dict(points))
     for tb in breaks:
@@ -191,14 +244,7 @@ def standings(
                 values[e].append(table[e])
             refined.extend(_split(group, table) if len(group) > 1 else [group])
         groups = refined
-
-    out: list[Standing] = []
-    position = 1
-    for group in groups:
-        for e in sorted(group, key=seed_of.__getitem__):
-            out.append(Standing(position, e, points[e], count[e], tuple(values[e])))
-        position += len(group)
-    return tuple(out)
+    return groups, values
 
 
 def _split(group: list[Entrant], key: Mapping[Entrant, Fraction]) -> list[list[Entrant]]:

@@ -1,0 +1,100 @@
+"""The play: rounds, matches, no-shows, standings and the bracket."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.callers import signed_in
+from tournaments.apis.common import found
+from tournaments.apis.outputs import BracketOutput, MatchRowOutput, RoundOutput, StandingOutput
+from tournaments.errors import NoBracket, TournamentMatchNotFound
+from tournaments.selectors import (
+    bracket_view,
+    matches_of,
+    rounds_with_matches,
+    standings_table,
+    tournament_match,
+)
+from tournaments.services import no_show
+from tute_site.api import Input, PagedList, QueryIntegerField, query_input
+
+
+class RoundListApi(PagedList, APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=RoundOutput(many=True))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return self.page_response(request, rounds_with_matches(tournament=found(tournament_id)), RoundOutput)
+
+
+class MatchListApi(PagedList, APIView):
+    permission_classes = [AllowAny]
+
+    class FilterSerializer(serializers.Serializer):
+        round = QueryIntegerField(required=False, min_value=1)
+
+    @extend_schema(parameters=[FilterSerializer], responses=MatchRowOutput(many=True))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        filters = self.FilterSerializer(data=query_input(request))
+        filters.is_valid(raise_exception=True)
+        rows = matches_of(tournament=found(tournament_id), round=filters.validated_data.get("round"))
+        return self.page_response(request, rows, MatchRowOutput)
+
+
+class MatchDetailApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=MatchRowOutput)
+    def get(self, request: Request, tournament_id: int, tournament_match_id: int) -> Response:
+        row = tournament_match(tournament=found(tournament_id), tournament_match_id=tournament_match_id)
+        if row is None:
+            raise TournamentMatchNotFound()
+        return Response(MatchRowOutput(row).data)
+
+
+class NoShowApi(APIView):
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Input):
+        class Meta:
+            ref_name = "TournamentNoShowInput"
+
+        entrant = serializers.IntegerField(help_text="The entrant who did not turn up.")
+
+    @extend_schema(request=InputSerializer, responses=MatchRowOutput)
+    def post(self, request: Request, tournament_id: int, tournament_match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tm = no_show(
+            tournament_id=tournament_id,
+            tournament_match_id=tournament_match_id,
+            by=signed_in(request),
+            entrant_id=data.validated_data["entrant"],
+        )
+        return Response(
+            MatchRowOutput(tournament_match(tournament=found(tournament_id), tournament_match_id=tm.pk)).data
+        )
+
+
+class StandingsApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=StandingOutput(many=True))
+    def get(self, request: Request, tournament_id: int) -> Response:
+        return Response(StandingOutput(standings_table(tournament=found(tournament_id)), many=True).data)
+
+
+class BracketApi(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(responses=BracketOutput)
+    def get(self, request: Request, tournament_id: int) -> Response:
+        view = bracket_view(tournament=found(tournament_id))
+        if view is None:
+            raise NoBracket()
+        return Response(BracketOutput(view).data)

@@ -1,0 +1,124 @@
+"""The website's match pages: a match (live or its replay), the replay's pages of steps, a duplicate
+match's board side by side. Reads through selectors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET
+
+from games.models import Game, Match
+from games.selectors import boards_sealed, context_of, match_view_for
+from web import live, selectors
+from web.fairness import luck_rows, verify_panel, verify_strings
+from web.jsi18n import js_strings
+from web.people import request_player
+
+
+def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = selectors.match_page(match_id=match_id)
+    if match is None:
+        raise Http404
+    me = request_player(request)
+    my_seat = next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None)
+    seats = selectors.seat_labels(match, viewer=my_seat)
+    replay = selectors.match_replay(match=match)
+    live_now = match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS)
+    return render(
+        request,
+        "web/match.html",
+        {
+            "match": match,
+            "seats": seats,
+            "my_seat": my_seat,
+            # The live table's first view; a finished match shows its replay instead (a long Pocha's
+            # last view carries every hand's tricks).
+            "initial_view": match_view_for(context=context_of(match), player=me) if live_now else None,
+            "clock": live.clock(match, list(match.seats.all())),
+            "variant": selectors.variant_in_force(match),
+            "replay": _replay_data(match, replay),
+            "js_strings": js_strings(),
+            "live": live_now,
+            "outcome": selectors.match_outcome(
+                match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
+            ),
+            "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
+            "scoresheet": selectors.pocha_scoresheet(match=match, replay=replay),
+            "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
+            "in_tournament": selectors.tournament_of_match(match=match),
+            "boards": selectors.board_rows(match),
+            "verify_games": verify_panel(match),
+            "luck": luck_rows(match, my_seat),
+            "verify_strings": verify_strings(),
+        },
+    )
+
+
+def _replay_data(match: Match, replay: list[selectors.ReplayGame]) -> dict[str, Any] | None:
+    """The replay viewer's start: each game's index and the first game's first page of steps; the viewer
+    asks ``web:match-replay`` for the other pages as it moves (a long Pocha has thousands of steps)."""
+    if not replay:
+        return None
+    return {
+        "url": reverse("web:match-replay", args=[match.pk]),
+        "page": selectors.REPLAY_PAGE_STEPS,
+        "games": selectors.replay_index(replay),
+        "first": selectors.replay_page(replay, game=0, start=0),
+    }
+
+
+@require_GET
+@cache_control(public=True, max_age=selectors.REPLAY_CACHE_SECONDS)
+def match_replay_steps(request: HttpRequest, match_id: int) -> HttpResponse:
+    """One page of a finished match's replay: ``?game=<index>&start=<step>``, ``start`` a multiple of the
+    page size. A finished match never changes, so caches may keep the answer."""
+    match = Match.objects.filter(pk=match_id).first()
+    if match is None or match.status != Match.Status.FINISHED:
+        # Until it is over the deals are secret (docs/RULES.md 9): no replay to give.
+        return JsonResponse(
+            {"code": "match_not_found", "message": "No finished match with that id."}, status=404
+        )
+    try:
+        game, start = int(request.GET.get("game", "0")), int(request.GET.get("start", "0"))
+    except ValueError:
+        return JsonResponse({"code": "bad_page", "message": "game and start must be integers."}, status=400)
+    steps = selectors.replay_page(selectors.match_replay(match=match), game=game, start=start)
+    if steps is None:
+        return JsonResponse(
+            {"code": "bad_page", "message": "No such game, or start is not a page's first step."}, status=400
+        )
+    return JsonResponse({"game": game, "start": start, "steps": steps})
+
+
+def match_board(request: HttpRequest, match_id: int, board: int) -> HttpResponse:
+    """A finished duplicate match's board: its plays side by side (who held which cards, the tricks, each
+    play's score and the difference) and each play's replay."""
+    match = selectors.match_page(match_id=match_id)
+    # Until the match is over, and every other table holding its boards too, the deals are secret.
+    if match is None or match.status != Match.Status.FINISHED or boards_sealed(match):
+        raise Http404
+    boards = selectors.board_numbers(match)
+    if board not in boards:
+        raise Http404
+    plays = selectors.board_plays(games=Game.objects.filter(match=match, board=board))
+    return render(
+        request,
+        "web/board.html",
+        {
+            "match": match,
+            "board": board,
+            "boards": boards,
+            "summary": []
+            if match.game == Match.GameName.POCHA
+            else selectors.duplicate_board_summary(match=match, board=board),
+            "pocha_summary": selectors.pocha_board_summary(match=match, board=board, plays=plays)
+            if match.game == Match.GameName.POCHA
+            else [],
+            "plays": selectors.board_play_items(plays),
+            "js_strings": js_strings(),
+        },
+    )
