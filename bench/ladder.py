@@ -23,7 +23,7 @@ What it does:
    ``s = i / (N - 1)``: on each turn it plays the ``rule`` house bot's move (the same code, on the view
    it was sent) with probability ``s``, else a random legal move.
 5. After ``--minutes``: prints the ladder matches finished per bot per minute, the matchmaker's run time
-   per tick (from the worker's log of ``matchmaking.tick``), the bots' reply latency (the action POST,
+   per tick (from the worker's log of ``ladder.tick``), the bots' reply latency (the action POST,
    and from the ``your_turn`` received to the action accepted) p50/p99, how long after its clock
    started a turn reached the bot (the event's deadline less the move's seconds), the errors (requests that failed,
    refused actions, timeouts), and the Spearman rank correlation between the true strengths and the

@@ -17,7 +17,7 @@ class LadderConfig(AppConfig):
         from ladder.policies import unvalidated_bots_refused
 
         signals.match_finished.connect(
-            receivers.queue_ladder_match_finished, dispatch_uid="matchmaking.ladder_match_finished"
+            receivers.queue_ladder_match_finished, dispatch_uid="ladder.ladder_match_finished"
         )
         signals.turn_started.connect(receivers.queue_push_turn, dispatch_uid="ladder.queue_push_turn")
         signals.action_refused.connect(receivers.record_refusal, dispatch_uid="ladder.record_refusal")

@@ -18,7 +18,7 @@ from tute_site.celery import queue_on_commit
 def queue_ladder_match_finished(sender: object, *, match: Match, **kwargs: Any) -> None:
     if LadderMatch.objects.filter(match=match, finished=False).exists():
         # A lost message is caught up by the matchmaker's tick (ladder_matches_settle).
-        queue_on_commit("matchmaking.match_finished", match.pk)
+        queue_on_commit("ladder.match_finished", match.pk)
 
 
 def queue_push_turn(sender: object, *, match: Match, seat: Seat, **kwargs: Any) -> None:

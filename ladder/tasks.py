@@ -13,13 +13,13 @@ from tute_site.celery import retried_task
 log = logging.getLogger(__name__)
 
 
-@retried_task(name="matchmaking.match_finished", soft_time_limit=20, time_limit=40, max_retries=5)
+@retried_task(name="ladder.match_finished", soft_time_limit=20, time_limit=40, max_retries=5)
 def ladder_match_finished_task(match_id: int) -> None:
     """Count a finished validation match, free the bots of a finished ladder match; once per match."""
     ladder_match_finished(match_id=match_id)
 
 
-@shared_task(name="matchmaking.tick", acks_late=True, soft_time_limit=50, time_limit=60)
+@shared_task(name="ladder.tick", acks_late=True, soft_time_limit=50, time_limit=60)
 def matchmaker_tick() -> int:
     """Periodic (celery beat): start due validation matches, pair the online ladder bots."""
     report = ladder_tick()

@@ -53,7 +53,7 @@ def ladder_tick(*, now: datetime | None = None, rng: random.Random | None = None
 
 
 def ladder_matches_settle() -> int:
-    """The backstop for lost ``matchmaking.match_finished`` messages: ladder matches whose match is over."""
+    """The backstop for lost ``ladder.match_finished`` messages: ladder matches whose match is over."""
     over = LadderMatch.objects.filter(finished=False, match__finished_at__isnull=False).values_list(
         "match_id", flat=True
     )

@@ -422,7 +422,7 @@ CELERY_BEAT_SCHEDULE = {
     },
     # The bot ladder's matchmaker: starts validation matches and pairs the online ladder bots.
     "ladder-matchmaker": {
-        "task": "matchmaking.tick",
+        "task": "ladder.tick",
         "schedule": float(os.environ.get("TUTE_LADDER_TICK_SECONDS", "10")),
         "options": {"expires": float(os.environ.get("TUTE_LADDER_TICK_SECONDS", "10")) * 2},
     },
