@@ -152,6 +152,16 @@ def test_settings_are_replaced_before_the_start(orga_api: APIClient, client_for:
     assert other.json()["code"] == "not_organiser"
 
 
+@pytest.mark.parametrize("body", ["[]", '"x"', "1", "null"])
+def test_settings_replaced_with_a_body_that_is_not_an_object_get_400(orga_api: APIClient, body: str) -> None:
+    """Issue 30: a JSON body that is not an object answered 500 here, where every other write says 400."""
+    t = create(orga_api)
+    response = orga_api.put(f"/api/v1/tournaments/{t['id']}/", body, content_type="application/json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid" and response.json()["detail"]["non_field_errors"]
+    assert orga_api.get(f"/api/v1/tournaments/{t['id']}/").json()["name"] == t["name"]
+
+
 # -- entries, check-in, house bots, the start --------------------------------------------------------------------------
 
 

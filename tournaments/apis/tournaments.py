@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -120,7 +121,10 @@ class TournamentDetailApi(APIView):
     def put(self, request: Request, tournament_id: int) -> Response:
         """Replace the settings (before the start); ``club`` is ignored. A passcode only when given."""
         tournament = found(tournament_id)
-        data = TournamentInput(data={**request.data, "club": tournament.club.slug})
+        body = request.data
+        if isinstance(body, Mapping):  # else the serializer's own 400 (not a dictionary, no data)
+            body = {**body, "club": tournament.club.slug}
+        data = TournamentInput(data=body)
         data.is_valid(raise_exception=True)
         tournament_update(
             tournament_id=tournament_id, by=signed_in(request), settings=settings_of(data.validated_data)
