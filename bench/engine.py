@@ -43,10 +43,11 @@ if str(PROJECT_DIR) not in sys.path:
     sys.path.insert(0, str(PROJECT_DIR))
 
 from games.engine.actions import EXCHANGE  # noqa: E402
+from games.engine.hands import OVER  # noqa: E402
 from games.engine.playout import random_playout  # noqa: E402
 from games.engine.rules import Rules  # noqa: E402
 from games.engine.state import State  # noqa: E402
-from games.engine.table import OVER, Table  # noqa: E402
+from games.engine.table import Table  # noqa: E402
 
 ROUNDS = 5
 WARMUP_SECONDS = 0.2

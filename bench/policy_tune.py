@@ -36,7 +36,8 @@ from bot_strength import ratio_interval  # noqa: E402
 from bench.lab.policy import LAB_WEIGHTS, LabWeights, lab_policy  # noqa: E402
 from games.engine import Rules  # noqa: E402
 from games.engine.deal import seeded_decks  # noqa: E402
-from games.engine.table import OVER, Table  # noqa: E402
+from games.engine.hands import OVER  # noqa: E402
+from games.engine.table import Table  # noqa: E402
 
 #: A coordinate step per field (added and taken away); fields not listed here are not searched.
 STEPS: dict[str, float] = {

@@ -28,7 +28,8 @@ from bot_legality import random_rules  # noqa: E402
 
 from games.bots.solver import PlainSolver, Solver  # noqa: E402
 from games.engine import Rules, State  # noqa: E402
-from games.engine.table import OVER, Table  # noqa: E402
+from games.engine.hands import OVER  # noqa: E402
+from games.engine.table import Table  # noqa: E402
 
 
 def position(game: str, seed: str, cards: int, flags: bool) -> Table | None:

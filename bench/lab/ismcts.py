@@ -21,7 +21,8 @@ from collections.abc import Callable
 from functools import partial
 
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
-from games.engine.table import OVER, Table
+from games.engine.hands import OVER
+from games.engine.table import Table
 
 from .budget import LabBudget
 from .values import lab_playout_value

@@ -19,7 +19,9 @@ from games.bots.search.policy import (
 )
 from games.engine.actions import EXCHANGE
 from games.engine.cards import POINTS, STRENGTH, STRONGER, SUIT_MASK, SUIT_OF
-from games.engine.table import BIDDING, PARTNER_SINGING, Table, beats, duty_mask
+from games.engine.hands import BIDDING, PARTNER_SINGING
+from games.engine.table import Table
+from games.engine.tricks import beats, duty_mask
 
 
 @dataclass(frozen=True, slots=True)

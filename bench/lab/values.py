@@ -9,7 +9,8 @@ from typing import Final
 from games.bots.search.policy import PolicyWeights
 from games.bots.search.values import hand_value
 from games.engine.cards import PAIR_MASK, POINTS, STRENGTH, SUIT_OF
-from games.engine.table import OVER, PARTNER_SINGING, Table
+from games.engine.hands import OVER, PARTNER_SINGING
+from games.engine.table import Table
 
 from .policy import LAB_WEIGHTS, lab_policy
 

@@ -26,7 +26,9 @@ from typing import Final
 
 from games.engine.actions import EXCHANGE
 from games.engine.cards import POINTS, STRENGTH, STRONGER, SUIT_OF
-from games.engine.table import OVER, Table, beats
+from games.engine.hands import OVER
+from games.engine.table import Table
+from games.engine.tricks import beats
 
 #: A won Tute game is worth this many points of margin (the service rates wins; the bench counts points).
 WIN_BONUS: Final = 30

@@ -42,6 +42,9 @@ KNIGHTS_MASK: Final = sum(1 << card_index(11, s) for s in range(4))
 #: The 12 and 11 of each suit: the pair a player sings.
 PAIR_MASK: Final = tuple((1 << card_index(12, s)) | (1 << card_index(11, s)) for s in range(4))
 TWOS_MASK: Final = sum(1 << card_index(2, s) for s in range(4))
+#: The 7 and the 2 of each suit (the cards a Tute 2 swap gives), by suit.
+SEVENS: Final = tuple(card_index(7, s) for s in range(4))
+TWOS: Final = tuple(card_index(2, s) for s in range(4))
 EIGHTS_NINES_MASK: Final = sum((1 << card_index(8, s)) | (1 << card_index(9, s)) for s in range(4))
 
 

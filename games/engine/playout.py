@@ -8,8 +8,9 @@ from __future__ import annotations
 import random
 
 from .deal import canonical_deck
+from .hands import OVER
 from .rules import Rules
-from .table import OVER, Table
+from .table import Table
 
 
 def deal_random(rules: Rules, rng: random.Random) -> tuple[tuple[int, ...], ...]:

@@ -23,8 +23,10 @@ from typing import TYPE_CHECKING, Final
 
 from .actions import ACTION_OF_CODE
 from .cards import INDEX_OF_CODE, PAIR_MASK, SUITS, cards_of, deck_cards
+from .hands import PHASE_NAMES
 from .rules import Rules
-from .table import PHASE_NAMES, Table, beats, duty_mask
+from .table import Table
+from .tricks import beats, duty_mask
 
 if TYPE_CHECKING:
     from .views import SeatView

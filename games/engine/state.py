@@ -13,8 +13,9 @@ from typing import Any
 from .actions import CODE_OF_ACTION, parse_action
 from .cards import CODE_OF, SUITS
 from .deal import canonical_deck, seeded_decks
+from .hands import EV_SING, OVER, TUTE_SUIT
 from .rules import Rules, RulesError
-from .table import EV_SING, OVER, TUTE_SUIT, IllegalAction, Table
+from .table import IllegalAction, Table
 from .views import SeatView, seat_view
 
 

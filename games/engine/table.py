@@ -7,48 +7,41 @@ directly and skip the copies; both paths run this same code, so they cannot disa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Final
 
 from .actions import BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
 from .cards import (
-    CODE_OF,
     KINGS_MASK,
     KNIGHTS_MASK,
     PAIR_MASK,
     POINTS,
     RANK_OF,
+    SEVENS,
     STRENGTH,
-    STRONGER,
-    SUIT_MASK,
-    SUIT_NAMES,
     SUIT_OF,
-    SUITS,
+    TWOS,
     card_index,
 )
+from .explain import why_illegal
+from .hands import (
+    BIDDING,
+    EV_BID,
+    EV_EXCHANGE,
+    EV_PASS,
+    EV_PLAY,
+    EV_SING,
+    EV_TRICK,
+    OVER,
+    PARTNER_SINGING,
+    PLAYING,
+    TUTE_SUIT,
+    HandResult,
+)
 from .rules import Rules, side_of
-
-# Phases
-BIDDING: Final = 0
-PLAYING: Final = 1
-PARTNER_SINGING: Final = 2
-OVER: Final = 3
-PHASE_NAMES: Final = ("bid", "play", "partner_sing", "over")
-
-# Events of the current hand's public log: (kind, seat, a, b)
-EV_PLAY: Final = 0  # seat played card a
-EV_TRICK: Final = 1  # seat won the trick, worth a card points
-EV_EXCHANGE: Final = 2  # seat gave card a (to the face-up place) and took card b
-EV_SING: Final = 3  # seat sang suit a (4 = tute) for b points
-EV_BID: Final = 4  # seat bid a
-EV_PASS: Final = 5  # seat (the winner's partner) passed its chance to sing
-
-TUTE_SUIT: Final = 4
+from .tricks import beats, duty_mask
 
 #: Every action id of the game, newest first, as a cons list: appending is O(1) and shares the past.
 ActionList = tuple[int, "ActionList"] | None
-SEVENS: Final = tuple(card_index(7, s) for s in range(4))
-TWOS: Final = tuple(card_index(2, s) for s in range(4))
 TWO_TAKES_RANKS: Final = frozenset((4, 5, 6, 7))
 TWO_OF_OROS: Final = card_index(2, 0)
 
@@ -355,17 +348,17 @@ class Table:
         if self.tricks_done > 0 and not self.window_sang and seat == self.last_winner:
             if hand & (hand >> 1) & KNIGHTS_MASK:  # some 11 sits beside its 12: a pair is held
                 out.extend(SING + s for s in self._singable_suits(seat))
-            if rules.tute_declaration == "wins_hand" and self._cantes_open():
-                source = self._sing_source(seat)
+            if rules.tute_declaration == "wins_hand" and self.cantes_open():
+                source = self.sing_source(seat)
                 if source & KINGS_MASK == KINGS_MASK or source & KNIGHTS_MASK == KNIGHTS_MASK:
                     out.append(SING_TUTE)
         return out
 
-    def _cantes_open(self) -> bool:
+    def cantes_open(self) -> bool:
         # Tute 4 has no stock, so without cantes_in_arrastre it has no cantes at all (docs/RULES.md 3).
         return self.rules.cantes_in_arrastre or self._cards_to_draw()
 
-    def _sing_source(self, seat: int) -> int:
+    def sing_source(self, seat: int) -> int:
         """The cards a cante may be made from: with cante_before_draw, those held when the trick was won."""
         hand = self.hands[seat]
         if self.rules.cante_before_draw and self.rules.has_stock:
@@ -373,9 +366,9 @@ class Table:
         return hand
 
     def _singable_suits(self, seat: int) -> list[int]:
-        if not self._cantes_open():
+        if not self.cantes_open():
             return []
-        source = self._sing_source(seat)
+        source = self.sing_source(seat)
         suits = [s for s in range(4) if not (self.sung >> s) & 1 and source & PAIR_MASK[s] == PAIR_MASK[s]]
         if self.rules.forty_before_twenty:
             # "Holds the trump pair" reads the same cards as the cante itself (docs/RULES.md 3): with
@@ -420,7 +413,7 @@ class Table:
         """Raise IllegalAction with the reason when ``action`` is not legal now."""
         if action in self.legal_ids():
             return
-        raise IllegalAction(self.explain(action), CODE_OF_ACTION[action])
+        raise IllegalAction(why_illegal(self, action), CODE_OF_ACTION[action])
 
     def _play(self, seat: int, card: int) -> None:
         bit = 1 << card
@@ -580,175 +573,3 @@ class Table:
         self.result_scores = self.totals
         best = max(self.totals)
         self.result_winners = tuple(s for s, total in enumerate(self.totals) if total == best)
-
-    # -- reasons ----------------------------------------------------------------------------------
-    def explain(self, action: int) -> str:
-        """Why ``action`` is not legal now, in words a player understands."""
-        seat = self.to_act
-        if self.phase == OVER:
-            return "the game is over"
-        legal = self.legal_ids()
-        if self.phase == BIDDING:
-            if action < BID:
-                return f"seat {seat} must bid now (bid:0 to bid:{self.sizes[self.hand_no]})"
-            bid = action - BID
-            if bid > self.sizes[self.hand_no]:
-                return f"a bid is 0 to {self.sizes[self.hand_no]} tricks in a hand of {self.sizes[self.hand_no]} cards"
-            return (
-                f"the dealer may not bid {bid}: the bids would add up to the {self.sizes[self.hand_no]} "
-                "tricks of the hand (pocha_hook)"
-            )
-        if self.phase == PARTNER_SINGING:
-            options = ", ".join(CODE_OF_ACTION[a] for a in legal)
-            return f"seat {seat}, partner of the trick's winner, may only sing or pass now ({options})"
-        if action >= BID:
-            return "bids are made only at the start of a Pocha hand"
-        if action == PASS:
-            return "pass is only offered to the winner's partner when partner_may_sing is on"
-        if action < EXCHANGE:
-            card = action
-            if not (self.hands[seat] >> card) & 1:
-                return f"{CODE_OF[card]} is not in seat {seat}'s hand"
-            allowed = " ".join(CODE_OF[a] for a in legal if a < EXCHANGE)
-            return f"{CODE_OF[card]} breaks the duty to {self._duty_words(seat)}: playable now: {allowed}"
-        if action < SING:
-            return self._explain_exchange(seat, action - EXCHANGE)
-        return self._explain_sing(seat, action)
-
-    def _duty_words(self, seat: int) -> str:
-        lead_suit = SUIT_OF[self.trick[0]]
-        hand = self.hands[seat]
-        if hand & SUIT_MASK[lead_suit]:
-            if SUIT_OF[self.win_card] == lead_suit:
-                return f"follow {SUIT_NAMES[lead_suit]} and beat {CODE_OF[self.win_card]} when able"
-            return f"follow {SUIT_NAMES[lead_suit]}"
-        if SUIT_OF[self.win_card] == self.trump:
-            return f"overtrump {CODE_OF[self.win_card]} when able (no {SUIT_NAMES[lead_suit]} in hand)"
-        return f"trump (no {SUIT_NAMES[lead_suit]} in hand)"
-
-    def _explain_exchange(self, seat: int, card: int) -> str:
-        if not self.rules.has_stock:
-            return "swaps exist only in Tute 2"
-        if self.trick:
-            return "a swap is made only before leading a trick"
-        if self.faceup < 0:
-            return "the face-up card has been drawn: no more swaps"
-        if self.tricks_done == 0 and self.rules.exchange_requires_trick_win:
-            return "no swap before trick 1 (exchange_requires_trick_win)"
-        if card not in (SEVENS[self.trump], TWOS[self.trump]):
-            return f"only the 7 or the 2 of trumps ({SUIT_NAMES[self.trump]}) can be swapped"
-        if not (self.hands[seat] >> card) & 1:
-            return f"{CODE_OF[card]} is not in seat {seat}'s hand"
-        if RANK_OF[card] == 7:
-            return f"the 7 takes only a face-up card stronger than the 7, not {CODE_OF[self.faceup]}"
-        return f"the 2 takes only a face-up 7, 6, 5 or 4, not {CODE_OF[self.faceup]}"
-
-    def _explain_sing(self, seat: int, action: int) -> str:
-        if not self.rules.is_tute:
-            return "there are no cantes in Pocha"
-        if self.trick:
-            return "a cante is made only before leading a trick"
-        if self.tricks_done == 0:
-            return "no cante before trick 1: only the winner of the previous trick sings"
-        if self.window_sang:
-            return "one cante per trick won, and it has been made"
-        if not self._cantes_open():
-            return "no cantes once the stock is empty (cantes_in_arrastre is off)"
-        if action == SING_TUTE:
-            if self.rules.tute_declaration != "wins_hand":
-                return "tute is not declared in this game (tute_declaration is off)"
-            return "tute needs all four 12s or all four 11s"
-        suit = action - SING
-        if (self.sung >> suit) & 1:
-            return f"{SUIT_NAMES[suit]} has been sung already this hand"
-        if self.hands[seat] & PAIR_MASK[suit] != PAIR_MASK[suit]:
-            return f"seat {seat} does not hold the 12 and 11 of {SUIT_NAMES[suit]}"
-        if self._sing_source(seat) & PAIR_MASK[suit] != PAIR_MASK[suit]:
-            return "only a pair held when the trick was won may be sung (cante_before_draw)"
-        return f"the 40 in {SUIT_NAMES[self.trump]} must be sung first (forty_before_twenty)"
-
-
-def beats(card: int, win: int, trump: int) -> bool:
-    """Whether ``card``, played to a trick ``win`` is winning, takes the trick over it."""
-    if SUIT_OF[card] == SUIT_OF[win]:
-        return STRENGTH[card] > STRENGTH[win]
-    return SUIT_OF[card] == trump
-
-
-def duty_mask(
-    rules: Rules,
-    trump: int,
-    trick: tuple[int, ...],
-    win_seat: int,
-    win_card: int,
-    stock_open: bool,
-    seat: int,
-    hand: int,
-) -> int:
-    """docs/RULES.md section 2: the cards of ``hand`` that ``seat`` may play to ``trick`` (cards in play
-    order, ``win_card`` by ``win_seat`` winning it so far); ``stock_open``: Tute 2 while the stock has
-    cards. The one implementation of the trick duties."""
-    if not trick:
-        return hand
-    lead_suit = SUIT_OF[trick[0]]
-    if stock_open:  # rule 2.5: Tute 2 while the stock has cards
-        duty = rules.stock_duty
-        if duty == "free" or (duty == "trump_lead_only" and lead_suit != trump):
-            return hand
-    follow = hand & SUIT_MASK[lead_suit]
-    if rules.partner_exception and rules.has_partners and win_seat == (seat + 2) % 4:
-        return follow or hand  # rule 2.4
-    win_suit = SUIT_OF[win_card]
-    if follow:  # rule 2.2
-        if win_suit == lead_suit:
-            return (follow & STRONGER[win_card]) or follow
-        if rules.beat_led_suit_even_if_trumped:
-            best_led = max((c for c in trick if SUIT_OF[c] == lead_suit), key=STRENGTH.__getitem__)
-            return (follow & STRONGER[best_led]) or follow
-        return follow
-    trumps = hand & SUIT_MASK[trump]  # rule 2.3
-    if not trumps:
-        return hand
-    if win_suit != trump:
-        return trumps
-    over = trumps & STRONGER[win_card]
-    if over:
-        return over
-    return trumps if rules.must_undertrump else hand
-
-
-@dataclass(frozen=True, slots=True)
-class HandResult:
-    """One finished Pocha hand: what was dealt, bid, won and scored."""
-
-    cards: int
-    dealer: int
-    trump: int
-    trump_card: int
-    bids: tuple[int, ...]
-    tricks: tuple[int, ...]
-    scores: tuple[int, ...]
-    log: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)  # the hand's public events
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "cards": self.cards,
-            "dealer": self.dealer,
-            "trump": SUITS[self.trump],
-            "trump_card": CODE_OF[self.trump_card],
-            "bids": list(self.bids),
-            "tricks": list(self.tricks),
-            "scores": list(self.scores),
-        }
-
-    def record(self) -> dict[str, object]:
-        """The hand as views show it: ``to_dict()`` and its tricks in play order (``played``)."""
-        played: list[dict[str, object]] = []
-        current: list[list[object]] = []
-        for kind, who, a, _ in self.log:
-            if kind == EV_PLAY:
-                current.append([who, CODE_OF[a]])
-            elif kind == EV_TRICK:
-                played.append({"leader": current[0][0], "cards": current, "winner": who, "points": a})
-                current = []
-        return {**self.to_dict(), "played": played}

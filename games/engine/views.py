@@ -11,16 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import CODE_OF_ACTION
 from .cards import CODE_OF, SUITS, codes_of
-from .table import (
-    EV_BID,
-    EV_EXCHANGE,
-    EV_PASS,
-    EV_PLAY,
-    EV_SING,
-    EV_TRICK,
-    PHASE_NAMES,
-    TUTE_SUIT,
-)
+from .hands import EV_BID, EV_EXCHANGE, EV_PASS, EV_PLAY, EV_SING, EV_TRICK, PHASE_NAMES, TUTE_SUIT
 
 if TYPE_CHECKING:
     from .table import Table

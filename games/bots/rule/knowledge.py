@@ -21,7 +21,7 @@ from games.engine.cards import (
     mask_of,
 )
 from games.engine.sampling import DealSampler, rules_of
-from games.engine.table import beats
+from games.engine.tricks import beats
 
 TWO_OF_OROS: Final = card_index(2, 0)
 

@@ -10,7 +10,7 @@ from games.engine.cards import (
     SUIT_MASK,
     SUIT_OF,
 )
-from games.engine.table import beats
+from games.engine.tricks import beats
 
 from .knowledge import Knowledge, winner
 

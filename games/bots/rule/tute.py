@@ -16,7 +16,7 @@ from games.engine.cards import (
     SUIT_OF,
     cards_of,
 )
-from games.engine.table import beats
+from games.engine.tricks import beats
 
 from ..solver import Solver
 from .knowledge import Knowledge, winner

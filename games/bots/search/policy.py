@@ -10,7 +10,9 @@ from typing import Any, Final
 
 from games.engine.actions import BID, EXCHANGE, PASS, SING, SING_TUTE
 from games.engine.cards import KNIGHTS_MASK, PAIR_MASK, POINTS, STRENGTH, SUIT_MASK, SUIT_OF
-from games.engine.table import BIDDING, PARTNER_SINGING, Table, beats, duty_mask
+from games.engine.hands import BIDDING, PARTNER_SINGING
+from games.engine.table import Table
+from games.engine.tricks import beats, duty_mask
 
 
 @dataclass(frozen=True, slots=True)

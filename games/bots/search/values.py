@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import random
 
-from games.engine.table import OVER, Table
+from games.engine.hands import OVER
+from games.engine.table import Table
 
 from ..solver import TUTE_VALUE, WIN_BONUS
 from .policy import policy

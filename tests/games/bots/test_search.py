@@ -24,7 +24,8 @@ from games.bots.search import (
 )
 from games.engine import Rules, State, export_record, load_record, replay
 from games.engine.cards import INDEX_OF_CODE
-from games.engine.table import OVER, Table
+from games.engine.hands import OVER
+from games.engine.table import Table
 
 from ..engine.test_properties import games
 

@@ -12,7 +12,8 @@ from games.bots.solver import PlainSolver, Solver, _distinct
 from games.engine import Rules, State
 from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
 from games.engine.cards import card_index
-from games.engine.table import OVER, Table
+from games.engine.hands import OVER
+from games.engine.table import Table
 
 FLAGS = (
     "must_undertrump",

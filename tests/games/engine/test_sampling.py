@@ -12,7 +12,8 @@ from games.engine import Rules, State
 from games.engine.actions import ACTION_OF_CODE
 from games.engine.cards import INDEX_OF_CODE
 from games.engine.sampling import DealSampler, rules_of
-from games.engine.table import Table, beats
+from games.engine.table import Table
+from games.engine.tricks import beats
 
 from .test_properties import games
 
