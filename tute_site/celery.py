@@ -4,6 +4,7 @@ Configuration comes from Django's settings, from the names that start with CELER
 CELERY_TASK_ACKS_LATE, ...). Tasks are found in each installed app's tasks.py.
 """
 
+import logging
 import os
 from datetime import datetime
 from typing import Any
@@ -12,6 +13,8 @@ from celery import Celery, bootsteps
 from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tute_site.settings")
+
+log = logging.getLogger(__name__)
 
 app = Celery("tute_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
@@ -31,7 +34,21 @@ class RequeueOnConnect(bootsteps.StartStopStep):
     requires = ("celery.worker.consumer.tasks:Tasks",)
 
     def start(self, parent: Any) -> None:
-        parent.app.send_task("games.requeue_house_bot_turns")
+        """Publish on a connection of its own, and never raise.
+
+        The consumer runs this inside its restart after a broker outage, where the app's producer pool
+        may still hand out a producer whose connection kombu closed with the old broker (its transport's
+        ``client`` is None): publishing there raised ``AttributeError: 'NoneType' object has no attribute
+        'hostname'`` from kombu's Redis ``_connparams``, and an exception a consumer step raises that is
+        not a connection error is an "Unrecoverable error": the worker exited (issue 30). A fresh
+        connection is the one just proven to work; if even that fails, the sweeper (beat) finds the
+        waiting turns at their deadlines, so the worker logs it and goes on.
+        """
+        try:
+            with parent.app.connection_for_write() as connection:
+                parent.app.send_task("games.requeue_house_bot_turns", connection=connection)
+        except Exception:
+            log.exception("could not queue games.requeue_house_bot_turns on (re)connect; the sweeper will")
 
 
 app.steps["consumer"].add(RequeueOnConnect)

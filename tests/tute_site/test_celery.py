@@ -3,6 +3,8 @@
 import sqlite3
 import uuid
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import redis
 from django.conf import settings
@@ -59,4 +61,39 @@ def test_redis_broker_carries_a_message(redis_url: str) -> None:
     finally:
         client = redis.Redis.from_url(redis_url)
         client.delete(queue_name, f"_kombu.binding.{queue_name}")
+        client.close()
+
+
+def test_the_requeue_on_connect_step_publishes_on_a_fresh_connection_and_never_stops_the_worker(
+    redis_url: str, caplog: Any, monkeypatch: Any
+) -> None:
+    """Issue 30: a consumer step that raises anything but a connection error is an "Unrecoverable
+    error" and the worker exits; the step ran inside the consumer's restart after a Redis restart."""
+    from celery import Celery
+
+    from tute_site.celery import RequeueOnConnect
+
+    monkeypatch.delenv("CELERY_BROKER_URL")  # it would win over the broker given here
+    from tests.workers import TEST_BROKER_DB
+
+    db_url = redis_url.rsplit("/", 1)[0] + f"/{(TEST_BROKER_DB - 6) % 16}"  # no other test's database
+    broker = Celery("requeue-test", broker=db_url)
+    client = redis.Redis.from_url(db_url)
+    client.delete("celery")
+    step = RequeueOnConnect.__new__(RequeueOnConnect)  # a bootstep built without its blueprint
+    try:
+        # when: the consumer (re)starts: the message goes out on a connection of the step's own
+        step.start(SimpleNamespace(app=broker))
+        assert client.llen("celery") == 1
+        assert b"games.requeue_house_bot_turns" in client.lindex("celery", 0)
+
+        # when: publishing fails as it did on the pool's stale connection: logged, not raised
+        def stale(*args: Any, **kwargs: Any) -> None:
+            raise AttributeError("'NoneType' object has no attribute 'hostname'")
+
+        broker.send_task = stale  # type: ignore[method-assign]
+        step.start(SimpleNamespace(app=broker))
+        assert "could not queue games.requeue_house_bot_turns" in caplog.text
+    finally:
+        client.delete("celery")
         client.close()
