@@ -1,8 +1,8 @@
 """Faults with real processes: does every match resume, nothing lost or doubled, every rating once?
 
-Run by hand (never in the test suite):
+Run by hand (never in the test suite), on production settings (DEBUG off):
 
-    python bench/faults.py [--db tute_faults] [--redis-port 6398] [--http-port 8160]
+    python bench/faults.py [--db tute_faults] [--redis-port 6398] [--http-port 8160] [--faults redis --repeat 20]
 
 It makes its own throwaway PostgreSQL database (dropped and made again), starts a private redis-server on
 its own port, gunicorn, one Celery worker and beat against them, sets up people playing house bots (the
@@ -274,6 +274,9 @@ def main() -> None:
     parser.add_argument(
         "--faults", default="kill,redis,db,beat", help="which faults, in this order (default: all four)"
     )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="run the list of faults this many times in a row (e.g. 20)"
+    )
     args = parser.parse_args()
 
     tmp = Path(f"/tmp/tute-faults-{os.getpid()}")
@@ -287,7 +290,10 @@ def main() -> None:
         "CELERY_BROKER_URL": broker,
         "TUTE_EVENTS_URL": broker,
         "CACHE_URL": f"redis://127.0.0.1:{args.redis_port}/1",
-        "DJANGO_DEBUG": "1",
+        # Production settings (DEBUG off), as a deployment runs them; plain HTTP on loopback.
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "faults-bench-only-" + uuid.uuid4().hex * 2,
+        "DJANGO_SECURE_SSL_REDIRECT": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "TUTE_SWEEP_SECONDS": "2",
         "TUTE_TOURNAMENT_SWEEP_SECONDS": "5",
@@ -344,7 +350,7 @@ def main() -> None:
         unknown = [name for name in args.faults.split(",") if name.strip() not in known]
         if unknown:
             parser.error(f"--faults: unknown {unknown}; known: {', '.join(known)}")
-        faults = [known[name.strip()] for name in args.faults.split(",")]
+        faults = [known[name.strip()] for name in args.faults.split(",")] * args.repeat
         rows = []
         for name, fault in faults:
             before = snapshot(env)
@@ -381,6 +387,10 @@ def main() -> None:
                 f"{name:<24} {resumed:>4}/{in_play:<4} {sec:>8} {len(after['lost']):>5} {after['dup_turns']:>4} "
                 f"{after['rated_ok']:>5}/{after['rated_total']:<5} {after['doubled_ratings']:>8} {after['stuck']:>6}"
             )
+        exits = {
+            name: sum(not alive.get(name, True) for *_, alive in rows) for name in ("web", "worker", "beat")
+        }
+        print(f"processes that exited after a fault (of {len(rows)} faults): {exits}")
         print(f"(people's client errors retried: {people_thread.errors}; logs in {tmp})")
     finally:
         if people_thread is not None:
