@@ -34,16 +34,10 @@ class RequeueOnConnect(bootsteps.StartStopStep):
     requires = ("celery.worker.consumer.tasks:Tasks",)
 
     def start(self, parent: Any) -> None:
-        """Publish on a connection of its own, and never raise.
-
-        The consumer runs this inside its restart after a broker outage, where the app's producer pool
-        may still hand out a producer whose connection kombu closed with the old broker (its transport's
-        ``client`` is None): publishing there raised ``AttributeError: 'NoneType' object has no attribute
-        'hostname'`` from kombu's Redis ``_connparams``, and an exception a consumer step raises that is
-        not a connection error is an "Unrecoverable error": the worker exited (issue 30). A fresh
-        connection is the one just proven to work; if even that fails, the sweeper (beat) finds the
-        waiting turns at their deadlines, so the worker logs it and goes on.
-        """
+        """Publish on a connection of its own, and never raise: the consumer runs this inside its restart
+        after a broker outage, where a step that raises anything but a connection error is an
+        "Unrecoverable error" (the worker exits). If even a fresh connection fails, the sweeper (beat)
+        finds the waiting turns at their deadlines, so the worker logs it and goes on."""
         try:
             with parent.app.connection_for_write() as connection:
                 parent.app.send_task("games.requeue_house_bot_turns", connection=connection)
