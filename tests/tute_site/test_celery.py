@@ -80,7 +80,7 @@ def test_the_requeue_on_connect_step_publishes_on_a_fresh_connection_and_never_s
     broker = Celery("requeue-test", broker=db_url)
     client = redis.Redis.from_url(db_url)
     client.delete("celery")
-    step = RequeueOnConnect.__new__(RequeueOnConnect)  # a bootstep built without its blueprint
+    step = RequeueOnConnect(SimpleNamespace())
     try:
         # when: the consumer (re)starts: the message goes out on a connection of the step's own
         step.start(SimpleNamespace(app=broker))

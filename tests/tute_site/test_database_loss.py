@@ -18,9 +18,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("
 def _terminate_this_connection() -> None:
     """What `SELECT pg_terminate_backend(...)` by an operator (or a failover) does to a web thread."""
     connection.ensure_connection()
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        pid = cursor.fetchone()[0]
+    pid = connection.connection.info.backend_pid  # psycopg's own account of its server process
     params = connection.get_connection_params()
     with psycopg.connect(
         dbname=connection.settings_dict["NAME"],
@@ -29,6 +27,7 @@ def _terminate_this_connection() -> None:
         user=params.get("user"),
         autocommit=True,
     ) as admin:
+        # The fault itself: PostgreSQL has no other way to end a session from outside.
         admin.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
