@@ -1,8 +1,10 @@
 """`make run`: Tute Arena on one machine, supervised (issue 14). ``python -m tute_site.run_local``.
 
 In order: refuse a second run on the same data (a lock file), check that the port is free, prepare the
-database (migrate, demo content, static files), start the web server and wait until it answers, and
-only then the Celery worker and beat. tute_site.supervisor keeps them up: a process that dies is
+database (migrate, static files), start the web server and wait until it answers, then the Celery
+worker and beat, and last the demo content, loaded behind the running site (issue 30: building it first
+kept the first page away for minutes on a busy machine); it logs its progress and, on a rerun, sees its
+content there and finishes in a second. tute_site.supervisor keeps them up: a process that dies is
 restarted after a back-off with a line in the log, and one Ctrl-C stops all of them within seconds.
 Any failure before the worker starts exits non-zero with a message saying what failed.
 
@@ -115,6 +117,13 @@ def programs(python: str, host: str, port: int) -> tuple[Program, list[Program]]
     return web, [worker, beat]
 
 
+def demo_program(python: str) -> Program:
+    """`manage.py demo_data --progress`, run once while the site is up: the pages fill in as it plays."""
+    return Program(
+        "demo content", [python, str(PROJECT_DIR / "manage.py"), "demo_data", "--progress"], restart=False
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     os.chdir(PROJECT_DIR)
     python = sys.executable
@@ -126,8 +135,6 @@ def main(argv: list[str] | None = None) -> int:
         lock = take_lock(data_dir() / "var" / "run.lock")
         check_port(host, port)
         manage(python, "migrate", "--noinput")
-        if os.environ.get("TUTE_DEMO_DATA", "1") != "0":
-            manage(python, "demo_data")
         manage(python, "collectstatic", "--noinput", "--verbosity", "0")
         check_port(host, port)  # again: it may have been taken while the database was prepared
         web, others = programs(python, host, port)
@@ -141,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
             return 130
         for program in others:
             supervisor.start(program)
+        if os.environ.get("TUTE_DEMO_DATA", "1") != "0":
+            supervisor.start(demo_program(python))
     except StartError as exc:
         log(f"error: {exc}")
         supervisor.stop()

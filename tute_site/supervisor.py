@@ -6,7 +6,8 @@ one exits, which is what left the browser with "connection refused" when the wor
 - each program runs in its own session (process group), so a terminal's Ctrl-C reaches only this
   supervisor, which then stops the programs in order;
 - a program that exits unasked is restarted after a back-off (1 s, doubling up to 30 s, back to 1 s
-  after a minute up), with a line in the log; the others keep running;
+  after a minute up), with a line in the log; the others keep running. A one-shot program (``restart``
+  false: the demo content, loaded behind the running site) is run once; its exit is logged, not undone;
 - stopping sends SIGTERM to a program's main process only when ``term_group`` is false (the Celery
   worker: its parent stops its own pool, which a TERM to the whole group would kill under it), to its
   whole group otherwise (the dev server and its autoreloader child), then SIGKILL to the group after
@@ -44,11 +45,15 @@ class Program:
     term_group: bool = True
     stop_timeout: float = 10.0
     env: Mapping[str, str] | None = None
+    #: Restart it when it exits unasked (a server), or let it finish (a one-shot job).
+    restart: bool = True
     proc: subprocess.Popen[bytes] | None = field(default=None, repr=False)
     started_at: float = 0.0
     backoff: float = BACKOFF_FIRST
     restart_at: float | None = None
     restarts: int = 0
+    #: A one-shot program that has exited, and been logged as such.
+    finished: bool = False
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
@@ -113,7 +118,17 @@ class Supervisor:
         while not self.stopping:
             now = time.monotonic()
             for program in self.programs:
-                if program.proc is None or program.running:
+                if program.proc is None or program.running or program.finished:
+                    continue
+                if not program.restart:
+                    program.finished = True
+                    status = program.proc.returncode
+                    log(
+                        f"{program.name} finished"
+                        if status == 0
+                        else f"{program.name} failed with status {status}"
+                    )
+                    self._reap_group(program)
                     continue
                 if program.restart_at is None:
                     if now - program.started_at >= HEALTHY_AFTER:

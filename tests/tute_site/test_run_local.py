@@ -39,9 +39,14 @@ def answers(port: int) -> bool:
 class Run:
     """`python -m tute_site.run_local` in its own session, its output in a file."""
 
-    def __init__(self, data_dir: Path, port: int) -> None:
+    def __init__(self, data_dir: Path, port: int, *, demo: bool = False) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(SETTINGS_VARS)}
-        env.update(DJANGO_DEBUG="1", TUTE_DATA_DIR=str(data_dir), TUTE_PORT=str(port), TUTE_DEMO_DATA="0")
+        env.update(
+            DJANGO_DEBUG="1",
+            TUTE_DATA_DIR=str(data_dir),
+            TUTE_PORT=str(port),
+            TUTE_DEMO_DATA="1" if demo else "0",
+        )
         self.port = port
         self.log_path = data_dir / f"run-{port}-{time.monotonic_ns()}.log"
         self.log = self.log_path.open("wb")
@@ -189,3 +194,40 @@ def test_a_port_left_in_time_wait_by_the_last_run_is_free_and_a_listening_one_is
     client.close()
     server.close()
     check_port("127.0.0.1", port)
+
+
+def test_the_site_answers_before_the_demo_content_is_made_which_fills_in_behind_it_once(
+    tmp_path: Path,
+) -> None:
+    """Issue 30: the first `make run` kept its page away for minutes while it built the demo content."""
+    # given: a first make run on fresh data, demo content on
+    first = Run(tmp_path, free_port(), demo=True)
+    try:
+        # then: the page answers while the demo content is still being made, with a line per match
+        first.wait_for("the ready line", r"Ctrl-C stops everything")
+        assert answers(first.port)
+        first.wait_for("the demo content starting", r"started demo content \(pid \d+\)")
+        assert "demo content finished" not in first.output()
+        first.wait_for("a progress line", r"demo content: 1/29 matches played")
+        first.wait_for("the end of the demo content", r"run_local: demo content finished", timeout=600)
+        assert "demo content: 29/29 matches played" in first.output()
+        assert answers(first.port)
+        # and: it is not run again, as a server that exited would be
+        time.sleep(1)
+        assert first.output().count("started demo content") == 1
+        assert not re.search(r"demo content \(pid \d+\) exited", first.output())
+        first.proc.send_signal(signal.SIGINT)
+        assert first.proc.wait(timeout=30) == 0, first.output()
+    finally:
+        first.close()
+
+    # when: make run again on the same data
+    second = Run(tmp_path, free_port(), demo=True)
+    try:
+        second.wait_for("the ready line", r"Ctrl-C stops everything")
+        # then: the content is seen there and nothing is added
+        second.wait_for("the end of the demo content", r"run_local: demo content finished")
+        assert "Demo content already there; left unchanged." in second.output()
+        assert "matches played" not in second.output()
+    finally:
+        second.close()

@@ -75,3 +75,46 @@ def test_demo_data_refuses_when_debug_is_off(settings: Settings) -> None:
 
     assert not get_user_model()._default_manager.filter(username="demo").exists()
     assert not Match.objects.exists()
+
+
+@pytest.mark.django_db
+def test_demo_data_stopped_halfway_goes_on_where_it_stopped(
+    settings: Settings, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`make run` loads it behind the running site, so a Ctrl-C can stop it anywhere (issue 30)."""
+    from web.management.commands import demo_data
+
+    # given: a run stopped by a Ctrl-C in the middle of its sixth match
+    settings.DEBUG = True
+    play_out = demo_data.Command._play_out
+    calls = 0
+
+    def interrupted(self: demo_data.Command, match_id: int, rng: object) -> None:
+        nonlocal calls
+        calls += 1
+        if calls == 6:
+            raise KeyboardInterrupt
+        play_out(self, match_id, rng)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(demo_data.Command, "_play_out", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        call_command("demo_data", "--progress")
+    assert "demo content: 5/29 matches played" in capsys.readouterr().out
+    assert Match.objects.filter(tournament_match__isnull=True).count() == 6
+    monkeypatch.setattr(demo_data.Command, "_play_out", play_out)
+
+    # when: it runs again
+    call_command("demo_data", "--progress")
+    out = capsys.readouterr().out
+
+    # then: the same content as an uninterrupted run, none of it twice, with a line per match
+    finished = Match.objects.filter(status=Match.Status.FINISHED, tournament_match__isnull=True)
+    assert Match.objects.filter(tournament_match__isnull=True).count() == finished.count() == 22
+    assert [line for line in out.splitlines() if line.startswith("demo content:")] == [
+        f"demo content: {n}/29 matches played" for n in range(1, 30)
+    ]
+    cup = Tournament.objects.get(club__slug="demo", format="single_elim")
+    assert cup.status == Tournament.Status.FINISHED and cup.entrants.count() == 8
+    assert cup.matches.filter(match__status=Match.Status.FINISHED).count() == 7
+    for match in finished:
+        assert RatingChange.objects.filter(match=match).exists()

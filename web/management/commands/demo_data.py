@@ -10,7 +10,12 @@ rated at once (`match_ratings_apply_pending`, which the worker's task would call
 each tournament result recorded and the next round generated as the worker's tasks would. The tasks
 the services queue on the way find the work done and change nothing.
 
-Safe to run again: the content is added once (its marker is the finished cup, made last); DEBUG only.
+Safe to run again: the content is added once (its marker is the finished cup, made last), and a run
+stopped halfway (a Ctrl-C while `make run` loads it behind the site) goes on where it stopped: the
+matches already made are not made again, an unfinished one is played out, the cup resumes. Each match
+draws its table and moves from a generator of its own, so a resumed run makes the same content (but
+for the one match it stopped in). With
+``--progress`` a line per match says how far it is. DEBUG only.
 """
 
 from __future__ import annotations
@@ -78,7 +83,11 @@ class Command(BaseCommand):
         "matches with ratings, a club with a finished cup and a running Swiss. Refuses unless DEBUG is on."
     )
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--progress", action="store_true", help="A line per match played.")
+
     def handle(self, *args: Any, **options: Any) -> None:
+        self.progress = bool(options.get("progress"))
         if not settings.DEBUG:
             raise CommandError(
                 "demo_data creates a superuser with a known password, so it runs only with DEBUG on "
@@ -87,7 +96,9 @@ class Command(BaseCommand):
         user = self._demo_superuser()
         # Not one transaction around it all: each service commits its own, as on the site (the states it
         # caches on commit keep the thousands of moves below from replaying their games from the start).
-        if Tournament.objects.filter(club__slug=DEMO_CLUB, name=CUP_NAME).exists():
+        if Tournament.objects.filter(
+            club__slug=DEMO_CLUB, name=CUP_NAME, status=Tournament.Status.FINISHED
+        ).exists():
             self.stdout.write("Demo content already there; left unchanged.")
         else:
             self._content(user)
@@ -111,7 +122,6 @@ class Command(BaseCommand):
         return user
 
     def _content(self, demo_user: Any) -> None:
-        rng = random.Random(2026)  # the same content on every machine
         user_model = get_user_model()
         people: list[Player] = []
         for username, name in PEOPLE:
@@ -128,24 +138,32 @@ class Command(BaseCommand):
         ]
         host = player_for_user(user=demo_user)
         everyone = people + bots
-        played = 0
+        made = list(self._demo_matches(demo_user, host).order_by("pk").values_list("pk", flat=True))
+        entrants_cup = people[:8]
+        total = sum(count for _, _, count in FINISHED) + len(entrants_cup) - 1  # the cup: a match per loser
+        number = 0
         for game, seats, count in FINISHED:
             for _ in range(count):
-                table = rng.sample(everyone, seats)
-                spec = match_spec(
-                    created_by=host,
-                    game=game,
-                    seats=[SeatSpec(player=p.handle) for p in table],
-                    rated=True,
-                    challenge=False,
-                )
-                match = match_create(spec=spec)
-                self._play_out(match.pk, rng)
-                played += 1
+                match_rng = random.Random(f"demo:{number}")  # the same content on every machine
+                table = match_rng.sample(everyone, seats)
+                if number < len(made):
+                    match_id = made[number]  # made by an earlier run: played out if it stopped halfway
+                else:
+                    spec = match_spec(
+                        created_by=host,
+                        game=game,
+                        seats=[SeatSpec(player=p.handle) for p in table],
+                        rated=True,
+                        challenge=False,
+                    )
+                    match_id = match_create(spec=spec).pk
+                self._play_out(match_id, match_rng)
+                number += 1
+                self._step(f"demo content: {number}/{total} matches played")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Created {len(people)} players (password {DEMO_PASSWORD!r}), {len(bots)} bot accounts and "
-                f"{played} finished rated matches."
+                f"{number} finished rated matches."
             )
         )
         club = Club.objects.filter(slug=DEMO_CLUB).first() or club_create(
@@ -153,18 +171,37 @@ class Command(BaseCommand):
         )
         for player in people[:6]:
             membership_add(club=club, by=host, handle=player.handle)
-        self._cup(club, host, people[:8], rng)
+        self._cup(club, host, entrants_cup, done=number, total=total)
 
-    def _cup(self, club: Club, host: Player, entrants: list[Player], rng: random.Random) -> None:
-        """A single elimination of Tute 2 for eight players, played to the end."""
-        cup = tournament_create(
+    @staticmethod
+    def _demo_matches(demo_user: Any, host: Player) -> Any:
+        """The finished-match content made so far: demo's matches outside tournaments that demo does not
+        sit in and no house bot plays (demo's own games from the website are neither)."""
+        return (
+            Match.objects.filter(created_by=demo_user, tournament_match__isnull=True)
+            .exclude(seats__player=host)
+            .exclude(seats__bot_level__gt="")
+        )
+
+    def _step(self, line: str) -> None:
+        if self.progress:
+            self.stdout.write(line)
+            self.stdout.flush()
+
+    def _cup(self, club: Club, host: Player, entrants: list[Player], *, done: int, total: int) -> None:
+        """A single elimination of Tute 2 for eight players, played to the end (resumed if it was
+        started by a run that stopped halfway)."""
+        cup = Tournament.objects.filter(club=club, name=CUP_NAME).first() or tournament_create(
             club=club,
             by=host,
             settings=Settings(name=CUP_NAME, game="tute2", format=Tournament.Format.SINGLE_ELIM, rated=True),
         )
-        for player in entrants:
-            register(tournament_id=cup.pk, player=player)
-        tournament_start(tournament_id=cup.pk, by=host)
+        if cup.status == Tournament.Status.REGISTRATION:
+            entered = set(cup.entrants.values_list("player_id", flat=True))
+            for player in entrants:
+                if player.pk not in entered:
+                    register(tournament_id=cup.pk, player=player)
+            tournament_start(tournament_id=cup.pk, by=host)
         for _ in range(10):  # three rounds; a bound, not a loop that could spin
             cup.refresh_from_db()
             if cup.status != Tournament.Status.RUNNING:
@@ -173,8 +210,10 @@ class Command(BaseCommand):
                 "match_id", flat=True
             ):
                 assert match_id is not None
-                self._play_out(match_id, rng)
+                self._play_out(match_id, random.Random(f"demo:cup:{match_id}"))
                 match_result_record(match_id=match_id)
+                done += 1
+                self._step(f"demo content: {done}/{total} matches played")
             tournament_advance(tournament_id=cup.pk, after_round=cup.current_round, reschedule=False)
         cup.refresh_from_db()
         self.stdout.write(
