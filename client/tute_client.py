@@ -146,6 +146,7 @@ class TuteClient:
         self.retry_delay = retry_delay
         self.user_agent = user_agent
         self._opener = urllib.request.build_opener(_NoRedirects())
+        self._handle: str | None = None
 
     def __repr__(self) -> str:
         return f"TuteClient({self.api_url!r})"
@@ -277,6 +278,41 @@ class TuteClient:
             turns.extend(page["results"])
             url = page.get("next")
         return turns
+
+    def my_matches(self, status: str = "in_progress") -> list[Event]:
+        """The caller's matches with that ``status`` (``open`` or ``in_progress``), every page, newest
+        first: each as ``GET /api/v1/matches/{id}/`` gives it."""
+        matches: list[Event] = []
+        query = {"player": self.caller_handle(), "status": status, "page_size": 100}
+        url: str | None = self._url("/matches/", query)
+        while url is not None:
+            page = self._request("GET", url)
+            matches.extend(page["results"])
+            url = page.get("next")
+        return matches
+
+    def challenges(self) -> list[Event]:
+        """Polling: the challenges waiting for the caller's answer, as the stream's ``challenge`` events
+        (``{"type", "match", "game", "seat", "ply"}``): its seats not yet accepted in open matches."""
+        handle = self.caller_handle()
+        return [
+            {
+                "type": "challenge",
+                "match": match["id"],
+                "game": match["game"],
+                "seat": seat["index"],
+                "ply": 0,
+            }
+            for match in self.my_matches("open")
+            for seat in match["seats"]
+            if (seat.get("player") or {}).get("handle") == handle and not seat["accepted"]
+        ]
+
+    def caller_handle(self) -> str:
+        """The caller's handle (``me()``, asked once and remembered)."""
+        if self._handle is None:
+            self._handle = str(self.me()["handle"])
+        return self._handle
 
     # -- events ------------------------------------------------------------------------------------------
 
@@ -440,7 +476,9 @@ def run_bot(
       returns true for the event and declined otherwise. With ``False`` challenges are left alone.
     - ``your_turn``: ``choose(event)`` returns an action code from ``event["legal"]``; it is sent with
       the event's ``ply``. A 409 (``stale_ply``, ``not_your_turn``) means the match moved on: a new event
-      will come. A refused action (422) is logged; the server's clock plays for the seat if none follows.
+      will come. A refused action (422) is logged once (the ``action_refused`` notice that follows it is
+      not logged again); the server's clock plays for the seat if no other action follows.
+    - ``match_started`` and ``match_finished`` are logged in one line each, once per match.
     - ``action_refused``, ``timeout`` and ``forfeit_warning`` (what happened to the bot's seat that it
       did not choose) are logged as one-line warnings.
     - The stream is opened again when it ends: after ``bye`` at once; after a drop, a server error or
@@ -449,10 +487,12 @@ def run_bot(
       turns once the server is back; a connection that stayed up that long starts the count afresh).
       On each connection the server sends again every challenge and turn still waiting. While it
       waits to reconnect (a drop, or a refusal such as 503 ``streams_busy`` or 429 ``too_many_streams``,
-      whose ``Retry-After`` it respects) the bot polls its turns every ``poll_interval`` seconds, as
+      whose ``Retry-After`` it respects) the bot polls every ``poll_interval`` seconds, as
       ``poll=True`` does, so it is never left without a source of turns.
-    - ``poll=True`` plays without a stream: every ``poll_interval`` seconds it lists the bot's turns
-      (``GET /api/v1/bots/me/turns/``) and its notices; challenges are then left to ``auto_accept``. A
+    - ``poll=True`` plays without a stream: every ``poll_interval`` seconds it lists the bot's notices
+      (``GET /api/v1/bots/me/notices/``), its challenges and matches (``GET /api/v1/matches/``) and its
+      turns (``GET /api/v1/bots/me/turns/``), and handles what it finds as the same events the stream
+      sends, in the same code: challenges are answered, starts and finishes logged, turns played. A
       turn whose action got a server error or lost its connection is played again at the next poll.
     - ``stream_seconds`` asks the server to end each connection after that long (the default is its
       maximum, an hour). ``on_event`` sees every event first (logging, bookkeeping).
@@ -461,10 +501,11 @@ def run_bot(
     :class:`ApiError` for answers that retrying cannot fix: a bad token (401), a bad request (4xx),
     after logging it in one line (``run_forever`` turns it into a one-line exit).
     """
+    bot = _Bot(client, choose, accept_challenges=accept_challenges, on_event=on_event)
+    poller = _Poller(bot, stop=stop)
     if poll:
-        _run_polling(client, choose, poll_interval=poll_interval, stop=stop, on_event=on_event)
+        _run_polling(poller, poll_interval=poll_interval, stop=stop)
         return
-    poller = _Poller(client, choose, stop=stop, on_event=on_event)
     delay = reconnect_delay
     while not _is_set(stop):
         said_bye = False
@@ -476,18 +517,7 @@ def run_bot(
                     if kind == "hello":
                         opened_at = time.monotonic()
                         log.info("event stream open for %s", event.get("player"))
-                    if on_event is not None:
-                        on_event(event)
-                    if kind == "challenge":
-                        _answer_challenge(client, event, accept_challenges)
-                    elif kind == "your_turn":
-                        _play_turn(client, choose, event)
-                    elif kind == "match_finished":
-                        log.info(
-                            "match %s finished (%s): %s", event["match"], event["reason"], event["result"]
-                        )
-                    elif kind in NOTICE_TYPES:
-                        _log_notice(event)
+                    bot.handle(event)
                     if _is_set(stop):
                         return
                     if kind == "bye":
@@ -516,6 +546,71 @@ def run_bot(
 #: Events about the bot's seat that it did not choose: logged, nothing to answer.
 NOTICE_TYPES = frozenset({"action_refused", "timeout", "forfeit_warning"})
 
+#: How many matches (and refused plies) a running bot remembers before it starts afresh.
+_MEMORY = 10_000
+
+
+class _Bot:
+    """What the bot does with each event, whether the stream sent it or polling found it: one code path,
+    so that both ways answer, play and log alike. It remembers what it logged, so that a match's start
+    (told again on each connection) and finish are logged once, and a refused action once: from the 422
+    answer, not again from the ``action_refused`` notice that echoes it."""
+
+    def __init__(
+        self,
+        client: TuteClient,
+        choose: Callable[[Event], str],
+        *,
+        accept_challenges: bool | Callable[[Event], bool],
+        on_event: Callable[[Event], None] | None,
+    ) -> None:
+        self.client = client
+        self.choose = choose
+        self.accept_challenges = accept_challenges
+        self.on_event = on_event
+        self.started: set[int] = set()
+        self.finished: set[int] = set()
+        self.refused: set[tuple[int, int]] = set()
+
+    def handle(self, event: Event) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+        kind = event.get("type")
+        if kind == "challenge":
+            _answer_challenge(self.client, event, self.accept_challenges)
+        elif kind == "your_turn":
+            if _play_turn(self.client, self.choose, event):
+                self.refused.add((event["match"], event["ply"]))
+        elif kind == "match_started":
+            if _first(self.started, event["match"]):
+                log.info(
+                    "match %s started (%s, seat %s of %s)",
+                    event["match"],
+                    event.get("game"),
+                    event.get("seat"),
+                    event.get("players"),
+                )
+        elif kind == "match_finished":
+            if _first(self.finished, event["match"]):
+                log.info(
+                    "match %s finished (%s): %s", event["match"], event.get("reason"), event.get("result")
+                )
+        elif kind in NOTICE_TYPES:
+            if kind == "action_refused" and (event.get("match"), event.get("ply")) in self.refused:
+                return  # logged from the answer already
+            _log_notice(event)
+        for memory in (self.started, self.finished, self.refused):
+            if len(memory) > _MEMORY:
+                memory.clear()
+
+
+def _first(seen: set[int], match_id: int) -> bool:
+    """Whether ``match_id`` is new to ``seen`` (and remember it)."""
+    if match_id in seen:
+        return False
+    seen.add(match_id)
+    return True
+
 
 def _log_notice(event: Event) -> None:
     kind = event.get("type")
@@ -541,22 +636,18 @@ def _log_notice(event: Event) -> None:
 
 
 class _Poller:
-    """The polling path: the bot's notices and pending turns, one round per ``poll``; it remembers the
-    turns it played and the last notice it saw between rounds."""
+    """The polling path: one round per ``poll`` finds the bot's notices, challenges, matches and turns
+    and hands them to the bot as the stream's events. Between rounds it remembers the challenges it
+    handed over, the matches it saw in progress (one that is no longer is told as finished), the turns
+    it played and the last notice it saw."""
 
-    def __init__(
-        self,
-        client: TuteClient,
-        choose: Callable[[Event], str],
-        *,
-        stop: threading.Event | None,
-        on_event: Callable[[Event], None] | None,
-    ) -> None:
-        self.client = client
-        self.choose = choose
+    def __init__(self, bot: _Bot, *, stop: threading.Event | None) -> None:
+        self.bot = bot
+        self.client = bot.client
         self.stop = stop
-        self.on_event = on_event
         self.played: set[tuple[int, int]] = set()
+        self.challenged: set[int] = set()
+        self.running: set[int] = set()
         self.last_notice: int | None = None
 
     def poll(self) -> float | None:
@@ -575,52 +666,84 @@ class _Poller:
             log.warning("polling: %s; trying again", exc)
             return 0.0
         finally:
-            if len(self.played) > 10_000:
-                self.played.clear()
+            for memory in (self.played, self.challenged):
+                if len(memory) > _MEMORY:
+                    memory.clear()
         return None
 
     def _round(self) -> None:
         answer = self.client.notices(self.last_notice)
         for notice in answer.get("results", []):
-            if self.on_event is not None:
-                self.on_event(notice)
-            _log_notice(notice)
+            self.bot.handle(notice)
         if answer.get("last") is not None:
             self.last_notice = answer["last"]
+        for challenge in self.client.challenges():
+            if challenge["match"] not in self.challenged:
+                self.bot.handle(challenge)
+                # Only once handled: a server error leaves it to the next round.
+                self.challenged.add(challenge["match"])
+        self._matches()
         for turn in self.client.my_turns():
             if (turn["match"], turn["ply"]) in self.played:
                 continue
             view = self.client.view(turn["match"])
             if not view.get("legal") or view.get("ply") != turn["ply"]:
                 continue
-            event = {
-                "type": "your_turn",
-                "match": turn["match"],
-                "ply": turn["ply"],
-                "deadline": turn.get("deadline"),
-                "legal": view["legal"],
-                "view": view["view"],
-            }
-            if self.on_event is not None:
-                self.on_event(event)
-            _play_turn(self.client, self.choose, event)
+            self.bot.handle(
+                {
+                    "type": "your_turn",
+                    "match": turn["match"],
+                    "ply": turn["ply"],
+                    "deadline": turn.get("deadline"),
+                    "legal": view["legal"],
+                    "view": view["view"],
+                }
+            )
             # Only once the action got an answer: after a server error or a lost connection the
             # turn is still listed at the next poll, and is played then (its clock still runs).
             self.played.add((turn["match"], turn["ply"]))
             if _is_set(self.stop):
                 return
 
+    def _matches(self) -> None:
+        """``match_started`` for a match newly in progress, ``match_finished`` for one no longer."""
+        running = {match["id"]: match for match in self.client.my_matches("in_progress")}
+        for match_id, match in running.items():
+            if match_id not in self.running:
+                handle = self.client.caller_handle()
+                seat = next(
+                    (s["index"] for s in match["seats"] if (s.get("player") or {}).get("handle") == handle),
+                    None,
+                )
+                self.bot.handle(
+                    {
+                        "type": "match_started",
+                        "match": match_id,
+                        "game": match["game"],
+                        "players": match["players"],
+                        "seat": seat,
+                        "options": match["options"],
+                        "seed_sha256": match.get("seed_sha256"),
+                    }
+                )
+                self.running.add(match_id)
+        for match_id in sorted(self.running - running.keys()):
+            match = self.client.match(match_id)
+            if match["status"] not in ("open", "in_progress"):
+                self.bot.handle(
+                    {
+                        "type": "match_finished",
+                        "match": match_id,
+                        "status": match["status"],
+                        "reason": match.get("finish_reason"),
+                        "result": match.get("result"),
+                    }
+                )
+            self.running.discard(match_id)
 
-def _run_polling(
-    client: TuteClient,
-    choose: Callable[[Event], str],
-    *,
-    poll_interval: float,
-    stop: threading.Event | None,
-    on_event: Callable[[Event], None] | None,
-) -> None:
-    """``run_bot`` without a stream: the turns list and the notices, every ``poll_interval`` seconds."""
-    poller = _Poller(client, choose, stop=stop, on_event=on_event)
+
+def _run_polling(poller: _Poller, *, poll_interval: float, stop: threading.Event | None) -> None:
+    """``run_bot`` without a stream: a round of polling every ``poll_interval`` seconds."""
     failures = 0
     while not _is_set(stop):
         wait = poller.poll()
@@ -693,21 +816,22 @@ def _answer_challenge(
         log.log(level, "challenge to match %s: %s", event["match"], exc)
 
 
-def _play_turn(client: TuteClient, choose: Callable[[Event], str], event: Event) -> None:
+def _play_turn(client: TuteClient, choose: Callable[[Event], str], event: Event) -> bool:
+    """Choose and send the turn's action; True when the server refused it (and this logged it)."""
     try:
         action = choose(event)
     except Exception:
         log.exception("choose() failed in match %s at ply %s", event["match"], event["ply"])
-        return
+        return False
     key = uuid.uuid4().hex  # one key for this turn's every attempt
     for _ in range(5):
         try:
             client.act(event["match"], action, event["ply"], idempotency_key=key)
-            return
+            return False
         except ApiError as exc:
             if exc.code in STALE_ACTION_CODES:
                 log.info("match %s ply %s: %s", event["match"], event["ply"], exc.code)
-                return
+                return False
             if exc.status == 429:
                 time.sleep(exc.retry_after or 1.0)
                 continue
@@ -716,8 +840,9 @@ def _play_turn(client: TuteClient, choose: Callable[[Event], str], event: Event)
             log.warning(
                 "match %s ply %s: %s refused: %s %s", event["match"], event["ply"], action, exc, exc.detail
             )
-            return
+            return True
     log.warning("match %s ply %s: still throttled, giving up this turn", event["match"], event["ply"])
+    return False
 
 
 def _is_set(stop: threading.Event | None) -> bool:

@@ -30,6 +30,8 @@ def sweep_overdue_turns() -> int:
             log.exception("sweeping match %s at ply %s failed", match_id, ply)
         else:
             handled += 1
+    if handled:  # every few seconds: a sweep that found nothing says nothing
+        log.info("sweep: %d overdue turns played for their seats", handled)
     return handled
 
 

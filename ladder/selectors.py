@@ -102,6 +102,16 @@ def bot_leaderboard(*, game: str) -> list[BotRow]:
         .select_related("player", "player__owner", "player__ladder")
         .order_by("-rating", "subject")
     )
+    rated_levels = {r.house_bot for r in ratings if r.player_id is None}
+    unplayed = [
+        # Every level is an anchor of the ladder, played or not (docs/BOTS.md): one without a rating
+        # row yet stands at the starting rating with no matches, as any competitor starts.
+        Rating(pool=game, subject=f"house:{level}", house_bot=level, rating=settings.RATINGS_INITIAL)
+        for level in BOT_LEVELS
+        if level not in rated_levels
+    ]
+    if unplayed:
+        ratings = sorted([*ratings, *unplayed], key=lambda r: (-r.rating, r.subject))
     bot_ids = [r.player_id for r in ratings if r.player_id is not None]
     moves = dict(
         Action.objects.filter(player_id__in=bot_ids, match__game=game, kind=Action.Kind.MOVE)

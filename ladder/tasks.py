@@ -23,13 +23,14 @@ def ladder_match_finished_task(match_id: int) -> None:
 def matchmaker_tick() -> int:
     """Periodic (celery beat): start due validation matches, pair the online ladder bots."""
     report = ladder_tick()
-    log.info(
-        "ladder tick: %d matches, %d validation matches, %d settled in %.4f s",
-        report.matches,
-        report.validations,
-        report.settled,
-        report.seconds,
-    )
+    if report.matches or report.validations or report.settled:  # a tick that did nothing says nothing
+        log.info(
+            "ladder tick: %d matches, %d validation matches, %d settled in %.4f s",
+            report.matches,
+            report.validations,
+            report.settled,
+            report.seconds,
+        )
     return report.matches
 
 

@@ -3,10 +3,14 @@ for something already done, does nothing the second time."""
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
 
 from tournaments.services import match_result_record, tournament_advance, tournaments_sweep
 from tute_site.celery import retried_task
+
+log = logging.getLogger(__name__)
 
 
 @retried_task(name="tournaments.record_result", soft_time_limit=30, time_limit=60, max_retries=8)
@@ -24,4 +28,7 @@ def advance(tournament_id: int, after_round: int) -> bool:
 @shared_task(name="tournaments.sweep", acks_late=True, soft_time_limit=50, time_limit=60)
 def sweep() -> int:
     """Periodic (celery beat): start due tournaments, record lost results, generate stalled rounds."""
-    return tournaments_sweep()
+    done = tournaments_sweep()
+    if done:  # every half minute: a sweep that found nothing says nothing
+        log.info("tournament sweep: %d tournaments started, results recorded or rounds generated", done)
+    return done

@@ -489,6 +489,12 @@ else:
 # --- logging --------------------------------------------------------------------------------------------
 
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").upper()
+# Celery's own line for each task (the worker's "received" and "succeeded", celery.worker.strategy and
+# celery.app.trace) and for each send of beat's ("Sending due task", celery.beat). The periodic tasks run
+# every few seconds and mostly find nothing to do: at INFO these were thousands of lines an hour saying
+# that nothing happened. So these loggers say what went wrong (WARNING: failures, rejections) and the
+# tasks log what they did; TUTE_LOG_TASK_LINES=1 brings Celery's lines back.
+TASK_LINES_LEVEL = LOG_LEVEL if env_bool("TUTE_LOG_TASK_LINES", False) else "WARNING"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -502,5 +508,8 @@ LOGGING = {
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
         "celery": {"level": LOG_LEVEL},  # the worker installs its own handlers; keep them
+        "celery.worker.strategy": {"level": TASK_LINES_LEVEL},
+        "celery.app.trace": {"level": TASK_LINES_LEVEL},
+        "celery.beat": {"level": TASK_LINES_LEVEL},
     },
 }

@@ -9,8 +9,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from games.errors import HandleTaken, NotABot, PeopleOnly, TokenNotFound
-from games.models import ApiToken, Player
+from games.errors import HandleTaken, MatchNotOpen, NotABot, NotInvited, NotSeated, PeopleOnly, TokenNotFound
+from games.models import ApiToken, Match, Player, Seat
+from games.services.matches import challenge_accept
 from games.tokens import token_digest
 
 TOKEN_BYTES = 32
@@ -103,7 +104,8 @@ def bot_token_rotate(*, owner: User, handle: str) -> str:
 
 @transaction.atomic
 def bot_settings_update(*, owner: User, handle: str, auto_accept: bool | None = None) -> Player:
-    """Change a bot's settings: for now, whether it accepts every challenge at once."""
+    """Change a bot's settings: for now, whether it accepts every challenge at once (switched on, that
+    includes the challenges already waiting for it)."""
     require_person(owner)
     bot = Player.objects.filter(handle=handle, is_bot=True, owner=owner).select_for_update().first()
     if bot is None:
@@ -111,4 +113,22 @@ def bot_settings_update(*, owner: User, handle: str, auto_accept: bool | None = 
     if auto_accept is not None:
         bot.auto_accept = auto_accept
         bot.save(update_fields=["auto_accept"])
+        if auto_accept:
+            _accept_waiting_challenges(bot)
     return bot
+
+
+def _accept_waiting_challenges(bot: Player) -> None:
+    """Accept the challenges the bot has not answered yet. Without this a challenge that came before
+    auto-accept was switched on stayed pending: auto-accept acts when a match is created, and a bot
+    relying on it (a polling one, say) never answers one itself."""
+    waiting = (
+        Seat.objects.filter(player=bot, accepted=False, match__status=Match.Status.OPEN)
+        .order_by("match_id")
+        .values_list("match_id", flat=True)
+    )
+    for match_id in list(waiting):
+        try:
+            challenge_accept(match_id=match_id, player=bot)  # a savepoint of its own
+        except (MatchNotOpen, NotInvited, NotSeated):
+            continue  # answered, declined or called off meanwhile

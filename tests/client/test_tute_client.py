@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import random
 import subprocess
@@ -81,6 +82,59 @@ def test_two_bots_play_a_match_through_their_event_streams(
     assert {a.player_id for a in actions} == {north.player.pk, south.player.pk}
     record = owner.client.record(match.pk)
     assert record["games"][0]["record"]["actions"] == [a.code for a in actions]
+
+
+def test_a_polling_bot_accepts_its_challenge_plays_and_logs_the_match_as_a_streaming_one(
+    person: MakePerson, bot_account: MakeBot, bots: Bots, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Before the fix a polling bot never saw its challenges (the match stayed open) and logged nothing
+    of its matches; now it answers them and logs the start and finish as the streaming bot does."""
+    caplog.set_level(logging.INFO, logger="client.tute_client")
+    # given: a polling bot and a streaming one, neither accepting automatically
+    owner = person("owner")
+    poller, streamer = bot_account(owner, "poller"), bot_account(owner, "streamer")
+    players = [
+        bots.start(poller, random_choice, poll=True, poll_interval=0.1),
+        bots.start(streamer, random_choice),
+    ]
+
+    # when: the owner challenges both
+    match = challenge(owner, poller, streamer)
+
+    # then: both accept and play the match to its end, and the polling bot heard it as the stream tells
+    bots.wait_for(finished(match))
+    bots.wait_for(lambda: all(bot.saw("match_finished", match.pk) for bot in players))
+    assert [e["type"] for e in players[0].events if e.get("type") != "your_turn"] == [
+        "challenge",
+        "match_started",
+        "match_finished",
+    ]
+    lines = [r.getMessage() for r in caplog.records if r.name == "client.tute_client"]
+    for wanted in (
+        f"accepted the challenge to match {match.pk}",
+        f"match {match.pk} started",
+        f"match {match.pk} finished",
+    ):
+        assert sum(line.startswith(wanted) for line in lines) == 2, (wanted, lines)  # one per bot
+
+
+def test_switching_auto_accept_on_accepts_the_challenge_already_waiting(
+    person: MakePerson, bot_account: MakeBot
+) -> None:
+    """Before the fix auto-accept acted only on later challenges: this one stayed pending."""
+    # given: a challenge one bot accepted and the other has not answered
+    owner = person("owner")
+    early, late = bot_account(owner, "early"), bot_account(owner, "late")
+    match = challenge(owner, early, late)
+    early.client.accept(match.pk)
+    assert owner.client.match(match.pk)["status"] == "open"
+
+    # when: the owner switches the other's auto-accept on
+    owner.client.set_auto_accept(late.handle, True)
+
+    # then: its waiting challenge is accepted, and the match is under way
+    answer = owner.client.match(match.pk)
+    assert answer["status"] == "in_progress" and [s["accepted"] for s in answer["seats"]] == [True, True]
 
 
 def test_run_bot_reconnects_after_a_dropped_stream_and_gets_the_pending_turn_again(

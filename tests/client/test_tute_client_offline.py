@@ -3,6 +3,7 @@ and run_bot's loop against a scripted client."""
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
@@ -97,6 +98,12 @@ class ScriptedClient(TuteClient):
     def view(self, match_id: int) -> Event:
         turn = next(turn for turn in self.turns if turn["match"] == match_id)
         return {"match": match_id, "ply": turn["ply"], "legal": ["play:1C"], "view": {}}
+
+    def challenges(self) -> list[Event]:
+        return []
+
+    def my_matches(self, status: str = "in_progress") -> list[Event]:
+        return []
 
     def events(self, max_seconds: float | None = None) -> Generator[Event, None, None]:
         if not self.script:  # the end of the script: stop the bot
@@ -260,6 +267,12 @@ def test_a_polling_bot_plays_a_turn_again_after_its_action_failed(pauses: list[f
         def view(self, match_id: int) -> Event:
             return {"match": match_id, "ply": 9, "legal": ["play:1C"], "view": {}}
 
+        def challenges(self) -> list[Event]:
+            return []
+
+        def my_matches(self, status: str = "in_progress") -> list[Event]:
+            return []
+
         def act(self, match_id: int, action: str, ply: int, idempotency_key: str | None = None) -> Event:
             if self.failures:
                 raise self.failures.pop(0)
@@ -271,3 +284,184 @@ def test_a_polling_bot_plays_a_turn_again_after_its_action_failed(pauses: list[f
 
     assert client.acted == [(5, "play:1C", 9)]  # the third poll played it
     assert 1.0 in pauses and 2.0 in pauses  # the polls after each failure backed off
+
+
+class PolledClient(TuteClient):
+    """A client that polling finds things with: each round (one ``notices`` call) takes the next item of
+    ``rounds``, a dict of what that round's calls answer; past the last one the bot is stopped."""
+
+    def __init__(self, rounds: list[dict[str, Any]], stop: threading.Event) -> None:
+        super().__init__("http://127.0.0.1:9", "token")
+        self._handle = "b"
+        self.rounds = rounds
+        self.now: dict[str, Any] = {}
+        self.stop = stop
+        self.accepted: list[int] = []
+        self.acted: list[tuple[int, str, int]] = []
+        self.refusal: ApiError | None = None
+
+    def notices(self, after: int | None = None) -> Event:
+        if not self.rounds:
+            self.stop.set()
+            self.now = {}
+        else:
+            self.now = self.rounds.pop(0)
+        return {"results": self.now.get("notices", []), "last": None}
+
+    def challenges(self) -> list[Event]:
+        return list(self.now.get("challenges", []))
+
+    def my_matches(self, status: str = "in_progress") -> list[Event]:
+        return list(self.now.get("matches", []))
+
+    def match(self, match_id: int) -> Event:
+        return dict(self.now["match"])
+
+    def my_turns(self) -> list[Event]:
+        return list(self.now.get("turns", []))
+
+    def view(self, match_id: int) -> Event:
+        turn = next(turn for turn in self.now["turns"] if turn["match"] == match_id)
+        return {"match": match_id, "ply": turn["ply"], "legal": ["play:1C"], "view": {}}
+
+    def accept(self, match_id: int, client_seed: str | None = None) -> Event:
+        self.accepted.append(match_id)
+        return {}
+
+    def act(self, match_id: int, action: str, ply: int, idempotency_key: str | None = None) -> Event:
+        self.acted.append((match_id, action, ply))
+        if self.refusal is not None:
+            raise self.refusal
+        return {}
+
+
+CHALLENGE: Event = {"type": "challenge", "match": 7, "game": "tute2", "seat": 0, "ply": 0}
+RUNNING: Event = {
+    "id": 7,
+    "game": "tute2",
+    "players": 2,
+    "options": {},
+    "status": "in_progress",
+    "seed_sha256": None,
+    "seats": [{"index": 0, "player": {"handle": "b"}, "accepted": True}, {"index": 1, "player": None}],
+}
+FINISHED: Event = {
+    **RUNNING,
+    "status": "finished",
+    "finish_reason": "completed",
+    "result": {"games_won": [1, 0], "winners": [0], "games": 1},
+}
+STARTED_EVENT: Event = {
+    "type": "match_started",
+    "match": 7,
+    "game": "tute2",
+    "players": 2,
+    "seat": 0,
+    "options": {},
+}
+FINISHED_EVENT: Event = {
+    "type": "match_finished",
+    "match": 7,
+    "status": "finished",
+    "reason": "completed",
+    "result": FINISHED["result"],
+}
+REFUSAL = ApiError(
+    422, "illegal_action", "Illegal action.", {"reason": "must follow suit", "legal": ["play:3C"]}
+)
+REFUSED_NOTICE: Event = {
+    "type": "action_refused",
+    "id": 1,
+    "match": 7,
+    "ply": 12,
+    "action": "play:1C",
+    "code": "illegal_action",
+    "reason": "must follow suit",
+    "legal": ["play:3C"],
+}
+
+
+def bot_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """What run_bot logged, without the lines of one way only (the stream opening)."""
+    return [
+        f"{r.levelname} {r.getMessage()}"
+        for r in caplog.records
+        if r.name == "client.tute_client" and not r.getMessage().startswith("event stream open")
+    ]
+
+
+def test_a_polling_bot_answers_the_challenges_it_finds(pauses: list[float]) -> None:
+    """Before the fix a polling bot never looked for challenges: one waited until the creator gave up."""
+    # given: a challenge listed in three rounds of polling in a row
+    stop = threading.Event()
+    client = PolledClient([{"challenges": [CHALLENGE]}] * 3, stop)
+    seen: list[Event] = []
+
+    # when: the bot polls
+    run_bot(client, lambda event: event["legal"][0], poll=True, stop=stop, on_event=seen.append)
+
+    # then: it accepted the challenge once, and on_event saw it as the stream's challenge event
+    assert client.accepted == [7]
+    assert seen == [CHALLENGE]
+
+
+def test_streaming_and_polling_log_a_matchs_start_and_finish_alike(
+    pauses: list[float], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Before the fix a polling bot logged nothing of its matches (the streaming one logged finishes)."""
+    caplog.set_level(logging.INFO, logger="client.tute_client")
+    # given: a match that starts and finishes, heard on the stream (told again on a second connection)
+    stop = threading.Event()
+    streamed = ScriptedClient(
+        [[HELLO, STARTED_EVENT, BYE], [HELLO, STARTED_EVENT, FINISHED_EVENT, BYE]], stop
+    )
+    run_bot(streamed, lambda event: event["legal"][0], stop=stop)
+    by_stream = bot_lines(caplog)
+    caplog.clear()
+
+    # and: the same match found by polling: in progress, then no longer (finished)
+    stop = threading.Event()
+    polled = PolledClient([{"matches": [RUNNING]}, {"matches": [RUNNING]}, {"match": FINISHED}], stop)
+    run_bot(polled, lambda event: event["legal"][0], poll=True, stop=stop)
+    by_polling = bot_lines(caplog)
+
+    # then: both logged the start and the finish, once each, in the same words
+    assert by_stream == [
+        "INFO match 7 started (tute2, seat 0 of 2)",
+        "INFO match 7 finished (completed): {'games_won': [1, 0], 'winners': [0], 'games': 1}",
+    ]
+    assert by_polling == by_stream
+
+
+@pytest.mark.parametrize("poll", [False, True])
+def test_a_refused_action_is_logged_once(
+    pauses: list[float], caplog: pytest.LogCaptureFixture, poll: bool
+) -> None:
+    """Before the fix each illegal move was logged twice: from the 422 answer, and again from the
+    action_refused notice (stream event or polled notice) that echoes it."""
+    caplog.set_level(logging.INFO, logger="client.tute_client")
+    # given: a turn whose action the server refuses, and then the notice of that refusal
+    stop = threading.Event()
+    turn: Event = {"type": "your_turn", "match": 7, "ply": 12, "legal": ["play:1C"], "view": {}}
+    client: ScriptedClient | PolledClient
+    if poll:
+        listed = {"match": 7, "ply": 12, "seat": 0, "game": "tute2", "deadline": None}
+        client = PolledClient([{"turns": [listed]}, {"notices": [REFUSED_NOTICE]}], stop)
+        client.refusal = REFUSAL
+    else:
+        client = ScriptedClient([[HELLO, turn, REFUSED_NOTICE, BYE]], stop)
+
+        def refuse(match_id: int, action: str, ply: int, idempotency_key: str | None = None) -> Event:
+            raise REFUSAL
+
+        client.act = refuse  # type: ignore[method-assign]
+
+    # when: the bot plays
+    run_bot(client, lambda event: event["legal"][0], poll=poll, stop=stop)
+
+    # then: one warning says the action was refused, and why
+    refused = [line for line in bot_lines(caplog) if "refused" in line]
+    assert len(refused) == 1, refused
+    assert (
+        refused[0].startswith("WARNING match 7 ply 12: play:1C refused") and "must follow suit" in refused[0]
+    )

@@ -8,8 +8,19 @@ import pytest
 from django.contrib.auth.models import User
 
 from games.errors import HandleTaken, NotABot
-from games.models import ApiToken, Player
-from games.services import bot_create, bot_settings_update, bot_token_rotate, player_for_user, token_create
+from games.models import ApiToken, Match, Player, Seat
+from games.services import (
+    SeatSpec,
+    bot_create,
+    bot_settings_update,
+    bot_token_rotate,
+    challenge_decline,
+    match_abort,
+    match_create,
+    match_spec,
+    player_for_user,
+    token_create,
+)
 from tests.factories import BotPlayerFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -141,3 +152,34 @@ def test_bot_settings_update_only_for_ones_own_bots() -> None:
         bot_settings_update(owner=UserFactory(), handle="auto", auto_accept=False)
     bot.refresh_from_db()
     assert bot.auto_accept
+
+
+def test_switching_auto_accept_on_takes_the_waiting_challenges_and_only_those() -> None:
+    """Before the fix a challenge made before auto-accept was switched on stayed pending."""
+    # given: a bot challenged twice (one challenge it declined already), and a match called off
+    owner = UserFactory()
+    bot, _ = bot_create(owner=owner, handle="late")
+    creator = PlayerFactory()
+    waiting, declined, called_off = (
+        match_create(
+            spec=match_spec(
+                created_by=creator, game="tute2", seats=[SeatSpec(player="late"), SeatSpec(bot="rule")]
+            )
+        )
+        for _ in range(3)
+    )
+    challenge_decline(match_id=declined.pk, player=bot)
+    match_abort(match_id=called_off.pk, by=creator)
+
+    # when: the owner switches auto-accept on
+    bot_settings_update(owner=owner, handle="late", auto_accept=True)
+
+    # then: the waiting challenge is accepted and its match under way; the others are left as they were
+    statuses = {m.pk: Match.objects.get(pk=m.pk).status for m in (waiting, declined, called_off)}
+    assert statuses == {
+        waiting.pk: Match.Status.IN_PROGRESS,
+        declined.pk: Match.Status.OPEN,
+        called_off.pk: Match.Status.ABORTED,
+    }
+    assert Seat.objects.get(match=waiting, player=bot).accepted
+    assert not Seat.objects.filter(match=declined, player=bot).exists()

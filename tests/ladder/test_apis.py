@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from games.bots import BOT_LEVELS
 from games.errors import IllegalActionError
 from games.models import Match, Player
 from games.services import SeatSpec, action_submit, bot_turn_play, match_create, match_spec
@@ -47,12 +48,30 @@ def test_the_bot_leaderboard_lists_bots_and_house_anchors(rated_bot: Player, ano
     assert answer.status_code == 200
     rows = answer.json()["results"]
     by_name = {row["handle"] or row["house_bot"]: row for row in rows}
-    assert set(by_name) == {"alpha", "rule"}
+    assert set(by_name) == {"alpha", "rule", "random", "search"}  # the unplayed levels too
     alpha, rule = by_name["alpha"], by_name["rule"]
     assert alpha["owner"] == rated_bot.owner.username and alpha["matches"] == 1 and alpha["online"]
     assert alpha["win_share"] in (0.0, 1.0) and rule["house_bot"] == "rule" and rule["handle"] is None
     assert 0 < alpha["error_rate"] < 1 and alpha["timeout_rate"] == 0.0
-    assert [row["rank"] for row in rows] == [1, 2]
+    assert rule["matches"] == 1 and by_name["search"]["matches"] == 0
+    assert [row["rank"] for row in rows] == [1, 2, 3, 4]
+    assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
+
+
+def test_the_bot_leaderboard_lists_every_house_level_before_it_played(anon_client: Any) -> None:
+    """docs/BOTS.md promises every house-bot level on each bot leaderboard; before the fix a level
+    without a ladder match (no rating row yet) was missing, and a new site's leaderboards were empty."""
+    # given: no rated match of Pocha at all
+
+    # when: anyone reads its bot leaderboard
+    rows = anon_client.get("/api/v1/ladder/pocha/leaderboard/").json()["results"]
+
+    # then: every house level is there, at the starting rating, with no matches, provisional
+    assert [row["house_bot"] for row in rows] == sorted(BOT_LEVELS)
+    assert {(row["rating"], row["matches"], row["provisional"], row["handle"]) for row in rows} == {
+        (1500.0, 0, True, None)
+    }
+    assert [row["rank"] for row in rows] == [1, 2, 3]
     assert anon_client.get("/api/v1/ladder/chess/leaderboard/").json()["code"] == "unknown_game"
 
 
