@@ -65,7 +65,6 @@ class Table:
         "faceup",
         "first_dealer",
         "hand_no",
-        "hand_records",
         "hand_results",
         "hands",
         "known",
@@ -128,9 +127,6 @@ class Table:
     bids: tuple[int, ...]
     totals: tuple[int, ...]
     hand_results: tuple[HandResult, ...]
-    # Each finished hand as views show it, built once when the hand ends (a long Pocha's every view would
-    # rebuild them all otherwise). Shared by every later table and view: read, never changed.
-    hand_records: tuple[dict[str, object], ...]
     log: tuple[tuple[int, int, int, int], ...]
     actions: ActionList
     ply: int
@@ -149,7 +145,6 @@ class Table:
         t.first_dealer = dealer
         t.totals = (0,) * t.n
         t.hand_results = ()
-        t.hand_records = ()
         t.actions = None
         t.ply = 0
         t.result_scores = ()
@@ -186,7 +181,6 @@ class Table:
         o.first_dealer = self.first_dealer
         o.hand_no = self.hand_no
         o.hand_results = self.hand_results
-        o.hand_records = self.hand_records
         o.hands = self.hands
         o.known = self.known
         o.last_winner = self.last_winner
@@ -564,7 +558,6 @@ class Table:
             log=self.log,
         )
         self.hand_results = (*self.hand_results, finished)
-        self.hand_records = (*self.hand_records, finished.record())
         if self.hand_no + 1 < len(self.sizes):
             self._deal(self.hand_no + 1)
             return
