@@ -24,6 +24,8 @@ def card_index(rank: int, suit: int) -> int:
     return suit * 12 + RANKS.index(rank)
 
 
+#: ``BIT[c] == 1 << c``: a card's bit in a hand mask.
+BIT: Final = tuple(1 << c for c in range(NUM_CARDS))
 SUIT_OF: Final = tuple(c // 12 for c in range(NUM_CARDS))
 RANK_OF: Final = tuple(RANKS[c % 12] for c in range(NUM_CARDS))
 CODE_OF: Final = tuple(f"{RANK_OF[c]}{SUITS[SUIT_OF[c]]}" for c in range(NUM_CARDS))
@@ -57,10 +59,18 @@ def parse_card(code: str) -> int:
     return INDEX_OF_CODE[code]
 
 
-def deck_cards(*, deck48: bool, without_twos: bool) -> tuple[int, ...]:
-    """The canonical deck order (suits O, C, E, B; ranks ascending), as card indices."""
+def _deck(deck48: bool, without_twos: bool) -> tuple[int, ...]:
     skip = (0 if deck48 else EIGHTS_NINES_MASK) | (TWOS_MASK if without_twos else 0)
     return tuple(c for c in range(NUM_CARDS) if not (skip >> c) & 1)
+
+
+#: The four decks, built once: every random playout starts from one.
+_DECKS: Final = {(d48, w2): _deck(d48, w2) for d48 in (False, True) for w2 in (False, True)}
+
+
+def deck_cards(*, deck48: bool, without_twos: bool) -> tuple[int, ...]:
+    """The canonical deck order (suits O, C, E, B; ranks ascending), as card indices."""
+    return _DECKS[deck48, without_twos]
 
 
 def mask_of(cards: tuple[int, ...] | list[int]) -> int:
@@ -70,14 +80,22 @@ def mask_of(cards: tuple[int, ...] | list[int]) -> int:
     return m
 
 
+#: The cards of each 12-bit suit mask, by suit: ``_SUIT_CARDS[s][m]`` lists the cards of suit ``s`` whose
+#: rank slots are the bits of ``m`` (4 x 4096 tuples, built once), so a hand's cards are four look-ups.
+_SUIT_CARDS: Final = tuple(
+    tuple(tuple(s * 12 + r for r in range(12) if (m >> r) & 1) for m in range(1 << 12)) for s in range(4)
+)
+_OROS, _COPAS, _ESPADAS, _BASTOS = _SUIT_CARDS
+
+
 def cards_of(mask: int) -> list[int]:
     """The card indices in a mask, lowest index first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return [
+        *_OROS[mask & 0xFFF],
+        *_COPAS[(mask >> 12) & 0xFFF],
+        *_ESPADAS[(mask >> 24) & 0xFFF],
+        *_BASTOS[mask >> 36],
+    ]
 
 
 def codes_of(mask: int) -> list[str]:

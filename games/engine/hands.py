@@ -38,6 +38,9 @@ class HandResult:
     tricks: tuple[int, ...]
     scores: tuple[int, ...]
     log: tuple[tuple[int, int, int, int], ...] = field(default=(), repr=False)  # the hand's public events
+    # ``record()``, built the first time a view asks and kept: every later table and view shares this
+    # hand, so a long Pocha's views do not rebuild every earlier hand's record (nor do playouts build any).
+    _record: dict[str, object] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -51,7 +54,10 @@ class HandResult:
         }
 
     def record(self) -> dict[str, object]:
-        """The hand as views show it: ``to_dict()`` and its tricks in play order (``played``)."""
+        """The hand as views show it: ``to_dict()`` and its tricks in play order (``played``). Built once
+        and shared: read it, never change it."""
+        if self._record is not None:
+            return self._record
         played: list[dict[str, object]] = []
         current: list[list[object]] = []
         for kind, who, a, _ in self.log:
@@ -60,4 +66,6 @@ class HandResult:
             elif kind == EV_TRICK:
                 played.append({"leader": current[0][0], "cards": current, "winner": who, "points": a})
                 current = []
-        return {**self.to_dict(), "played": played}
+        record: dict[str, object] = {**self.to_dict(), "played": played}
+        object.__setattr__(self, "_record", record)  # a cache: the hand's value never changes
+        return record

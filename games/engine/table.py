@@ -11,6 +11,7 @@ from typing import Final
 
 from .actions import BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
 from .cards import (
+    BIT,
     KINGS_MASK,
     KNIGHTS_MASK,
     PAIR_MASK,
@@ -21,6 +22,7 @@ from .cards import (
     SUIT_OF,
     TWOS,
     card_index,
+    cards_of,
 )
 from .explain import why_illegal
 from .hands import (
@@ -65,7 +67,6 @@ class Table:
         "faceup",
         "first_dealer",
         "hand_no",
-        "hand_records",
         "hand_results",
         "hands",
         "known",
@@ -128,9 +129,6 @@ class Table:
     bids: tuple[int, ...]
     totals: tuple[int, ...]
     hand_results: tuple[HandResult, ...]
-    # Each finished hand as views show it, built once when the hand ends (a long Pocha's every view would
-    # rebuild them all otherwise). Shared by every later table and view: read, never changed.
-    hand_records: tuple[dict[str, object], ...]
     log: tuple[tuple[int, int, int, int], ...]
     actions: ActionList
     ply: int
@@ -149,7 +147,6 @@ class Table:
         t.first_dealer = dealer
         t.totals = (0,) * t.n
         t.hand_results = ()
-        t.hand_records = ()
         t.actions = None
         t.ply = 0
         t.result_scores = ()
@@ -186,7 +183,6 @@ class Table:
         o.first_dealer = self.first_dealer
         o.hand_no = self.hand_no
         o.hand_results = self.hand_results
-        o.hand_records = self.hand_records
         o.hands = self.hands
         o.known = self.known
         o.last_winner = self.last_winner
@@ -226,9 +222,7 @@ class Table:
         mano = (dealer + 1) % n
         hands = [0] * n
         for block in range(n):
-            seat = (mano + block) % n
-            for card in deck[block * k : (block + 1) * k]:
-                hands[seat] |= 1 << card
+            hands[(mano + block) % n] = sum(map(BIT.__getitem__, deck[block * k : (block + 1) * k]))
         self.hands = tuple(hands)
         known = [0] * n
         self.faceup = -1
@@ -289,14 +283,23 @@ class Table:
         """Legal action ids in ascending order."""
         phase = self.phase
         if phase == PLAYING:
+            # The cards the trick duties allow (play_mask_for, spelled out: this runs before every card)
             seat = self.to_act
-            mask = self._play_mask(seat)
-            out = []
-            while mask:
-                low = mask & -mask
-                out.append(low.bit_length() - 1)
-                mask ^= low
-            if not self.trick and self.rules.is_tute:
+            trick = self.trick
+            rules = self.rules
+            out = cards_of(
+                duty_mask(
+                    rules,
+                    self.trump,
+                    trick,
+                    self.win_seat,
+                    self.win_card,
+                    self.faceup >= 0,
+                    seat,
+                    self.hands[seat],
+                )
+            )
+            if not trick and rules.is_tute:
                 out.extend(self._window_ids(seat))
             return out
         if phase == BIDDING:
@@ -310,25 +313,15 @@ class Table:
             return [SING + s for s in self._singable_suits(self.to_act)] + [PASS]
         return []
 
-    def _play_mask(self, seat: int) -> int:
-        """docs/RULES.md section 2: the cards of ``seat``'s hand it may play to the current trick."""
-        return self.play_mask_for(seat, self.hands[seat])
-
     def play_mask_for(self, seat: int, hand: int) -> int:
         """The cards of ``hand`` that ``seat`` could play to the current trick if it held ``hand``.
 
         Search and deal sampling ask this of hands a seat might hold; it is the same code that decides
         legality, so they cannot disagree with the rules.
         """
+        # A face-up card under the stock is Tute 2's only (_deal): while it is there, the stock is open.
         return duty_mask(
-            self.rules,
-            self.trump,
-            self.trick,
-            self.win_seat,
-            self.win_card,
-            self.rules.has_stock and self.faceup >= 0,
-            seat,
-            hand,
+            self.rules, self.trump, self.trick, self.win_seat, self.win_card, self.faceup >= 0, seat, hand
         )
 
     def _window_ids(self, seat: int) -> list[int]:
@@ -392,8 +385,26 @@ class Table:
         seat = self.to_act
         self.actions = (action, self.actions)
         self.ply += 1
-        if action < EXCHANGE:
-            self._play(seat, action)
+        if action < EXCHANGE:  # a card played: the hot path, written out here rather than called
+            bit = 1 << action
+            hands = list(self.hands)
+            hands[seat] ^= bit
+            self.hands = tuple(hands)
+            if self.known[seat] & bit:
+                known = list(self.known)
+                known[seat] ^= bit
+                self.known = tuple(known)
+            trick = self.trick
+            if not trick or beats(action, self.win_card, self.trump):
+                self.win_seat = seat
+                self.win_card = action
+            self.trick = trick = trick + (action,)  # noqa: RUF005 (one copy; unpacking makes two)
+            self.log = self.log + ((EV_PLAY, seat, action, 0),)  # noqa: RUF005 (one copy; unpacking makes two)
+            n = self.n
+            if len(trick) < n:
+                self.to_act = (seat + 1) % n
+            else:
+                self._close_trick()
         elif action < SING:
             self._exchange(seat, action - EXCHANGE)
         elif action < SING_TUTE:
@@ -415,35 +426,16 @@ class Table:
             return
         raise IllegalAction(why_illegal(self, action), CODE_OF_ACTION[action])
 
-    def _play(self, seat: int, card: int) -> None:
-        bit = 1 << card
-        hands = list(self.hands)
-        hands[seat] ^= bit
-        self.hands = tuple(hands)
-        if self.known[seat] & bit:
-            known = list(self.known)
-            known[seat] ^= bit
-            self.known = tuple(known)
-        trick = self.trick
-        if not trick or beats(card, self.win_card, self.trump):
-            self.win_seat, self.win_card = seat, card
-        self.trick = trick = (*trick, card)
-        self.log = (*self.log, (EV_PLAY, seat, card, 0))
-        if len(trick) < self.n:
-            self.to_act = (seat + 1) % self.n
-            return
-        self._close_trick()
-
     def _close_trick(self) -> None:
         winner = self.win_seat
-        value = sum(POINTS[c] for c in self.trick)
+        value = sum(map(POINTS.__getitem__, self.trick))
         points = list(self.points)
         points[winner] += value
         self.points = tuple(points)
         won = list(self.tricks_won)
         won[winner] += 1
         self.tricks_won = tuple(won)
-        self.log = (*self.log, (EV_TRICK, winner, value, 0))
+        self.log = self.log + ((EV_TRICK, winner, value, 0),)  # noqa: RUF005 (one copy; unpacking makes two)
         self.tricks_done += 1
         self.last_winner = winner
         self.trick = ()
@@ -457,7 +449,8 @@ class Table:
             self._finish_hand()
             return
         self.leader = self.to_act = winner
-        if self.rules.partner_may_sing and self.rules.has_partners:
+        rules = self.rules
+        if rules.partner_may_sing and rules.has_partners:
             partner = self.partner(winner)
             if self._singable_suits(partner):
                 self.phase = PARTNER_SINGING
@@ -564,7 +557,6 @@ class Table:
             log=self.log,
         )
         self.hand_results = (*self.hand_results, finished)
-        self.hand_records = (*self.hand_records, finished.record())
         if self.hand_no + 1 < len(self.sizes):
             self._deal(self.hand_no + 1)
             return

@@ -159,7 +159,7 @@ def seat_view(t: Table, seat: int | None, result: dict[str, Any] | None) -> Seat
         tricks_won=t.tricks_won,
         points=t.points,
         scores=t.side_scores() if t.rules.is_tute else t.totals,
-        hands_played=t.hand_records,
+        hands_played=tuple(h.record() for h in t.hand_results),
         result=result,
         options=t.rules.to_options(),
         actions=hand_actions(t),

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from itertools import combinations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.engine import CODE_OF, Rules, State, parse_card
-from games.engine.cards import POINTS, card_points, mask_of
+from games.engine.cards import ALL_CARDS_MASK, POINTS, card_points, cards_of, mask_of
 from games.engine.deal import canonical_deck
 from tests.games.engine.conftest import STRENGTH_ORDER, points, spec_deck
 
@@ -123,3 +125,13 @@ def test_a_card_of_another_suit_never_wins_the_trick() -> None:
 
     # then: the led card wins
     assert state.view(None).tricks[0].winner == 1
+
+
+@given(st.integers(min_value=0, max_value=ALL_CARDS_MASK))
+def test_the_cards_of_a_mask_are_its_set_bits_lowest_first(mask: int) -> None:
+    # when: a hand mask is listed as cards
+    cards = cards_of(mask)
+
+    # then: the cards are exactly the mask's bits, in ascending index order
+    assert cards == [c for c in range(48) if (mask >> c) & 1]
+    assert mask_of(cards) == mask

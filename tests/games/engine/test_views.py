@@ -190,3 +190,17 @@ def test_pocha_views_keep_the_cards_played_in_earlier_hands() -> None:
         [trick] = earlier["played"]
         assert [card for _, card in trick["cards"]] == played
         assert earlier["tricks"][trick["winner"]] == 1
+
+
+def test_a_finished_pocha_hand_s_record_is_built_once_and_shared_by_later_views() -> None:
+    # given: a 4-player Pocha game two hands in
+    state = State.new(Rules.build("pocha", 4), dealer=0, seed="shared-records")
+    while state.table.hand_no < 2:
+        state = state.apply(state.legal_actions()[0])
+    first = state.view(0).hands_played
+    # when: the game goes on and other seats look
+    later = state.apply(state.legal_actions()[0])
+    # then: every view shows the same record objects for the hands already finished
+    assert len(first) == 2
+    for seat in (None, 1, 2):
+        assert all(a is b for a, b in zip(first, later.view(seat).hands_played, strict=True))
