@@ -7,12 +7,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .DEFAULT_GOAL := help
-.PHONY: help install run test lint fmt typecheck pytest pytest-sqlite bench clean
+.PHONY: help install run test lint fmt typecheck pytest pytest-quick pytest-sqlite bench clean
 
 help:
 	@echo "make run    set up, migrate, load demo data and serve on http://127.0.0.1:8000 (DEBUG on)"
 	@echo "make test   set up and run the whole suite: ruff, ruff format --check, mypy, pytest"
-	@echo "make lint | fmt | typecheck | pytest | pytest-sqlite | bench | clean"
+	@echo "make lint | fmt | typecheck | pytest | pytest-quick | pytest-sqlite | bench | clean"
 
 # Python 3.11 or newer, for the venv and for whatever made an existing .venv (one made by an older
 # Python is replaced, not reused: the install would fail in it again).
@@ -46,11 +46,19 @@ fmt: $(STAMP)
 typecheck: $(STAMP)
 	DJANGO_DEBUG=1 $(BIN)/mypy
 
-# pytest exits 5 when it collected no test: that is a failure here, not a pass.
+# pytest exits 5 when it collected no test: that is a failure here, not a pass. The suite runs on
+# PYTEST_WORKERS processes (pytest-xdist; each its own test database and Redis databases, see
+# tests/workers.py; 0: one process), a test file to a process, so that its module fixtures (a real
+# worker, a browser) start once. pytest-quick leaves out the tests marked slow (real workers, browsers,
+# servers a test starts) for a quick loop; make test runs everything.
+PYTEST_WORKERS ?= 2
 pytest: $(STAMP)
-	@status=0; $(BIN)/pytest $(PYTEST_ARGS) || status=$$?; \
+	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$status
+
+pytest-quick: $(STAMP)
+	@$(MAKE) --no-print-directory pytest PYTEST_ARGS='-m "not slow" $(PYTEST_ARGS)'
 
 # The match services and the API's move path again on SQLite, the embedded default `make run` serves
 # from: whatever DATABASE_URL says (CI's is PostgreSQL), these run on a SQLite test database too.

@@ -11,6 +11,19 @@ from tests.services import require_service
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
+#: Fixtures that bring up a real server-side process (a Celery worker on Redis, a live web server for a
+#: browser): a test that asks for one is marked ``slow`` (``make pytest-quick`` leaves those out).
+SLOW_FIXTURES = frozenset({"redis_url", "live_server"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` what waits on real processes: whatever asks for SLOW_FIXTURES (modules that start
+    processes of their own say so with ``pytestmark``)."""
+    for item in items:
+        if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(
     django_db_modify_db_settings_parallel_suffix: None, tmp_path_factory: pytest.TempPathFactory

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.config import SchemathesisConfig
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     negative_data_rejection,
@@ -105,8 +106,31 @@ def api_world(transactional_db: None, settings: Any) -> dict[str, Any]:
     return {"person": person, "token": token_for(person)}
 
 
+#: What a request the schema calls invalid may be refused with: schemathesis's own list, and 413
+#: `request_too_large` (documented on every operation), which a generated body past
+#: TUTE_API_MAX_BODY_BYTES gets before it is parsed.
+NEGATIVE_STATUSES = [
+    "400",
+    "401",
+    "403",
+    "404",
+    "405",
+    "406",
+    "409",
+    "413",
+    "415",
+    "422",
+    "428",
+    "429",
+    "5xx",
+]
+CONFIG = SchemathesisConfig.from_dict(
+    {"checks": {"negative_data_rejection": {"expected-statuses": NEGATIVE_STATUSES}}}
+)
+
+
 def test_every_answer_is_documented(api_world: dict[str, Any], live_server: Any) -> None:
-    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/schema/?format=json")
+    schema = schemathesis.openapi.from_url(f"{live_server.url}/api/v1/schema/?format=json", config=CONFIG)
     operations = [result.ok() for result in schema.get_all_operations()]
     failures: list[str] = []
     statuses: Counter[int] = Counter()

@@ -30,9 +30,32 @@ if TYPE_CHECKING:
     from rest_framework.test import APIClient
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-#: The Redis database the worker tests use as their broker; flushed before a worker starts. Runs that
-#: share one Redis at the same time (two checkouts on one machine) give each its own with TUTE_TEST_REDIS_DB.
-TEST_BROKER_DB = int(os.environ.get("TUTE_TEST_REDIS_DB", "15"))
+#: Redis databases one test process takes, counting down from its TEST_BROKER_DB: the games worker
+#: tests' own, then ratings (-2), tournaments (-3), the ladder (-4), push bots (-5), the Celery steps (-6).
+BROKER_DBS_PER_PROCESS = 7
+
+
+def broker_db_for(base: int, xdist_worker: str | None) -> int:
+    """The Redis database this test process's worker tests use as their broker (flushed before a worker
+    starts): ``base`` (TUTE_TEST_REDIS_DB, 15 by default), and under pytest-xdist one block of
+    BROKER_DBS_PER_PROCESS further down per worker (gw0: 15..9, gw1: 8..2), so that parallel workers
+    never share a broker. Runs that share one Redis at the same time (two checkouts on one machine) give
+    each its own base."""
+    if not xdist_worker:
+        return base
+    db = base - BROKER_DBS_PER_PROCESS * int(xdist_worker.removeprefix("gw"))
+    if db - (BROKER_DBS_PER_PROCESS - 1) < 0:
+        raise RuntimeError(
+            f"pytest-xdist worker {xdist_worker}: a Redis has 16 databases, {BROKER_DBS_PER_PROCESS} a test "
+            f"process, so TUTE_TEST_REDIS_DB={base} leaves room for {(base + 1) // BROKER_DBS_PER_PROCESS} "
+            "workers: run fewer (-n 2)"
+        )
+    return db
+
+
+TEST_BROKER_DB = broker_db_for(
+    int(os.environ.get("TUTE_TEST_REDIS_DB", "15")), os.environ.get("PYTEST_XDIST_WORKER")
+)
 QUEUE = "celery"
 #: Every queue the worker reads: the default one, the bot-only matches' (TUTE_BOT_ONLY_QUEUE) and the
 #: background one (TUTE_BACKGROUND_QUEUE: games' luck figures).
