@@ -14,13 +14,14 @@ client in this process: the figures are the page's HTML bytes (and gzipped, as a
 proxy gets them; the stylesheet and scripts are cached after the first page and listed once) and the
 median server time (no network). For the live tab it reads the finished Tute 4 match's event stream from
 its first ply (every moment a watcher gets, one per ply) and the fallback's answers, and divides by the
-plies.
+plies; and the same for a Pocha match of 4 (whose moments carry its scoresheet when a hand ends).
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import logging
 import os
 import statistics
@@ -126,8 +127,17 @@ def main() -> None:
                 seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3,
             )
         )
+        pocha = match_create(
+            spec=match_spec(
+                created_by=ana,
+                game="pocha",
+                players=4,
+                seats=[SeatSpec(player="ana")] + [SeatSpec(bot="rule")] * 3,
+            )
+        )
         play_out(tute2.pk)
         plies = play_out(tute4.pk)
+        pocha_plies = play_out(pocha.pk)
         play_out(duplicate.pk)
         # What the cards average, as the worker works it out after each game: the player's skill chart.
         for game_id in Game.objects.filter(status=Game.Status.FINISHED).values_list("pk", flat=True):
@@ -195,6 +205,25 @@ def main() -> None:
     print(
         f"  the old 500 ms polling: {len(view.content):,} bytes a poll, {hour / 1e6:,.1f} MB an hour whatever the play"
     )
+    # A Pocha tab of 4 players: the stream's last moments (its backlog, as a late watcher gets them), each
+    # with the scoresheet only when a hand ended; "whole": each with the whole sheet, as before issue 29.7.
+    from games.selectors import match_context
+    from games.streams import MOMENTS_BACKLOG, moments_since
+    from web.live import moment_payload
+
+    print()
+    response = client.get(f"/matches/{pocha.pk}/events/?after=0&status=in_progress", secure=True)
+    pocha_stream = b"".join(response.streaming_content)  # type: ignore[attr-defined]
+    sent = pocha_stream.count(b"event: moment")
+    whole = sum(
+        len(json.dumps(moment_payload(m), separators=(",", ":")))
+        for m in moments_since(context=match_context(pocha.pk, lock=False), player=ana, after=0)
+    )
+    print(f"live Pocha tab ({pocha_plies} plies), its last {min(MOMENTS_BACKLOG, pocha_plies)} moments:")
+    print(
+        f"  Server-Sent Events: {len(pocha_stream) / sent:,.0f} bytes a ply (the scoresheet when it changed)"
+    )
+    print(f"  every moment whole: {whole / sent:,.0f} bytes a ply (each with the whole scoresheet)")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from games.engine.rules import side_of
 from games.models import Game, Match, Player, Seat
 from games.selectors import boards_sealed
 from games.states import match_rules
+from web.cards import RANK_NAMES, SUIT_NAMES
 from web.charts import skill_chart
 
 
@@ -135,8 +136,12 @@ def skill_summary(player: Player, *, limit: int = 60) -> list[dict[str, Any]] | 
     ]
 
 
-def verify_strings() -> dict[str, str]:
+def verify_strings() -> dict[str, Any]:
+    """The panel's words; cards are named as everywhere on the site ("3 de oros"), never by their codes."""
     return {
+        "suits": SUIT_NAMES,
+        "ranks": RANK_NAMES,
+        "of": "de",
         "commitment": _("Commitment: SHA-256(server seed) = %(got)s, published before play as %(want)s"),
         "seed": _("Deal seed: SHA-256(%(text)s) = %(got)s; the game was dealt from %(want)s"),
         "deck": _("Hand %(n)s: %(count)s cards shuffled from the seed, each where the server dealt it"),

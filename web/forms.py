@@ -8,8 +8,9 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
-from django.core.validators import RegexValidator
+from django.core.validators import RegexValidator, slug_re
 from django.utils.functional import lazy
+from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import BOT_LEVELS
@@ -123,8 +124,42 @@ class BotCreateForm(forms.Form):
 
 
 class ClubForm(forms.Form):
+    """A new club: its name, and the short name of its address, made from the name when left empty (a
+    person should not have to know what a slug is)."""
+
     name = forms.CharField(label=_("Name"), max_length=80)
-    slug = forms.SlugField(label=_("Short name"), max_length=40, help_text=_("Used in the club's address."))
+    slug = forms.CharField(
+        label=_("Short name"),
+        max_length=40,
+        required=False,
+        help_text=_("Used in the club's address. Empty: made from the name."),
+    )
+
+    def clean(self) -> dict[str, Any]:
+        """The short name as given (letters, digits, hyphens, underscores) or slugified from the name; each
+        objection on the field it is about, in the reader's language."""
+        data = super().clean() or {}
+        given = (data.get("slug") or "").strip()
+        if given:
+            if not slug_re.fullmatch(given):
+                self.add_error(
+                    "slug",
+                    _(
+                        "Use only letters, digits, hyphens and underscores, without spaces (for example: %(example)s)."
+                    )
+                    % {"example": slugify(given) or "casino-madrid"},
+                )
+                return data
+            data["slug"] = given
+        elif data.get("name"):
+            made = slugify(data["name"])[:40].strip("-_")
+            if not made:
+                self.add_error(
+                    "slug", _("The name has no letters or digits to make a short name from: type one.")
+                )
+                return data
+            data["slug"] = made
+        return data
 
 
 class MemberAddForm(forms.Form):
@@ -173,6 +208,8 @@ class TournamentForm(forms.Form):
         ],
         initial=Tournament.DuplicateScoring.MATCHPOINTS,
         required=False,
+        # only a duplicate match is scored on the same cards (site.js shows it for that match format only)
+        widget=forms.Select(attrs={"data-match-formats": Match.Format.DUPLICATE}),
     )
     third_place = forms.BooleanField(
         label=_("Third-place match (single elimination)"),
@@ -289,6 +326,18 @@ class TournamentForm(forms.Form):
             value = data.get(field)
             if value is not None:
                 data[field] = value.replace(tzinfo=None).replace(tzinfo=zone)
+        scoring = data.get("duplicate_scoring") or Tournament.DuplicateScoring.MATCHPOINTS
+        if (
+            scoring != Tournament.DuplicateScoring.MATCHPOINTS
+            and data.get("match_format") != Match.Format.DUPLICATE
+        ):
+            # the service refuses it too, in English: here on the field, in the reader's language
+            self.add_error(
+                "duplicate_scoring",
+                _(
+                    "Scoring on the same cards is for duplicate matches only: choose “Duplicate” under “Each match”."
+                ),
+            )
         return data
 
     def settings(self) -> Settings:

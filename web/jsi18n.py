@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from web.cards import RANK_NAMES, SUIT_NAMES
@@ -63,7 +63,14 @@ def js_strings() -> dict[str, object]:
         "mano_mark": pgettext("mano's marker on a seat", "M"),
         "arrastre": _("Arrastre"),
         "arrastre_help": _("The stock is empty: follow suit and beat the trick when you can."),
-        "bid_total": _("Bids: %(bids)s for %(tricks)s tricks"),
+        # "for 1 trick" / "for 2 tricks": both forms, the page picks by the count (English and Spanish
+        # use the first form for 1 alone)
+        "bid_total_one": ngettext(
+            "Bids: %(bids)s for %(tricks)s trick", "Bids: %(bids)s for %(tricks)s tricks", 1
+        ),
+        "bid_total": ngettext(
+            "Bids: %(bids)s for %(tricks)s trick", "Bids: %(bids)s for %(tricks)s tricks", 2
+        ),
         "won_trick": _("%(name)s won the trick (%(points)s points)"),
         "last_trick_won": _("Last trick: %(name)s won it (%(points)s points)"),
         "diez_ultimas": _("diez de últimas: +10"),

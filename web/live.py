@@ -2,7 +2,8 @@
 conditional JSON fallback for browsers or proxies that cannot keep a stream open, and the turn clock.
 
 Each moment is the view after one ply, so the page shows every card in turn however fast the bots
-play; only the newest moment carries the clock and the legal actions.
+play; only the newest moment carries the clock and the legal actions, and a moment carries the Pocha
+scoresheet only when it is not the one the page has (``SheetTrim``).
 """
 
 from __future__ import annotations
@@ -62,15 +63,50 @@ def clock(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
     }
 
 
-def moment_payload(moment: Moment) -> dict[str, Any]:
+def sheet_key(view: dict[str, Any]) -> str | None:
+    """Which scoresheet a moment carries: its game and how many hands it lists (``"0:3"``); None without
+    a game view. Hands only ever get added within a game, so two moments of one key carry the same sheet."""
+    seen = view.get("view")
+    if not seen:
+        return None
+    return f"{view.get('game_number') or 0}:{len(seen.get('hands_played') or ())}"
+
+
+class SheetTrim:
+    """Leaves out a moment's scoresheet (``view.hands_played``: every finished Pocha hand with its tricks,
+    13 KB by hand 18) when the page has that sheet already: the page keeps the last one it got, so a
+    moment brings it only when a hand has ended since. ``known`` is the key (``sheet_key``) of the sheet
+    the page has (``?sheet=``); it may be older than the page's, never newer, which only sends more."""
+
+    def __init__(self, known: str | None) -> None:
+        self.known = known
+
+    def __call__(self, payload: dict[str, Any]) -> dict[str, Any]:
+        key = sheet_key(payload)
+        if key is None:
+            return payload
+        if key == self.known:
+            payload["view"] = {k: v for k, v in payload["view"].items() if k != "hands_played"}
+        self.known = key
+        return payload
+
+
+def moment_payload(moment: Moment, trim: SheetTrim | None = None) -> dict[str, Any]:
     payload = dict(moment.view)
     payload["clock"] = clock(moment.match, moment.seats) if moment.newest else None
-    return payload
+    return trim(payload) if trim is not None else payload
 
 
-def _sse(moment: Moment) -> bytes:
-    data = json.dumps(moment_payload(moment), separators=(",", ":"))
+def _sse(moment: Moment, trim: SheetTrim) -> bytes:
+    data = json.dumps(moment_payload(moment, trim), separators=(",", ":"))
     return f"id: {moment.view['ply']}\nevent: moment\ndata: {data}\n\n".encode()
+
+
+def _sheet(request: HttpRequest) -> str | None:
+    """The scoresheet the page has (``?sheet=<game>:<hands>``), if it says."""
+    raw = request.GET.get("sheet") or ""
+    game, _, hands = raw.partition(":")
+    return raw if game.isdigit() and hands.isdigit() else None
 
 
 def _after(request: HttpRequest) -> int:
@@ -101,10 +137,12 @@ def match_events(request: HttpRequest, match_id: int) -> HttpResponseBase:
         keepalive=KEEPALIVE_SECONDS,
     )
 
+    trim = SheetTrim(_sheet(request))
+
     def lines() -> Iterator[bytes]:
         yield f"retry: {RETRY_MS}\n\n".encode()
         for moment in moments:
-            yield b": keepalive\n\n" if moment is None else _sse(moment)
+            yield b": keepalive\n\n" if moment is None else _sse(moment, trim)
         yield b"event: bye\ndata: {}\n\n"
 
     response = StreamingHttpResponse(LeasedLines(lines(), lease), content_type="text/event-stream")
@@ -121,18 +159,20 @@ def match_moments_json(request: HttpRequest, match_id: int) -> HttpResponse:
         return JsonResponse({"code": "match_not_found", "message": "No such match."}, status=404)
     after = _after(request)
     deadline = match.turn_deadline.timestamp() if match.turn_deadline else 0
-    etag = f'W/"{match.ply}-{match.status}-{deadline:.3f}-{after}"'
+    sheet = _sheet(request)
+    etag = f'W/"{match.ply}-{match.status}-{deadline:.3f}-{after}-{sheet or ""}"'
     if request.headers.get("If-None-Match") == etag:
         response: HttpResponse = HttpResponseNotModified()
     else:
         context = match_context(match_id, lock=False)
         match, seats = context.match, context.seats
         moments = moments_since(context=context, player=request_player(request), after=after)
+        trim = SheetTrim(sheet)
         response = JsonResponse(
             {
                 "ply": match.ply,
                 "status": match.status,
-                "moments": [moment_payload(m) for m in moments],
+                "moments": [moment_payload(m, trim) for m in moments],
                 "clock": clock(match, seats),
             }
         )

@@ -40,6 +40,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "initial_view": match_view_for(context=context_of(match), player=me) if live_now else None,
             "clock": live.clock(match, list(match.seats.all())),
             "variant": selectors.variant_in_force(match),
+            "scoring": selectors.table_scoring(match),
             "replay": _replay_data(match, replay),
             "js_strings": js_strings(),
             "live": live_now,

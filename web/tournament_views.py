@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import Game, Match
-from tournaments.errors import TournamentBoardNotFound
+from tournaments.errors import ClubSlugTaken, TournamentBoardNotFound
 from tournaments.models import Tournament
 from tournaments.selectors import (
     club_by_slug,
@@ -390,8 +390,14 @@ def club_new(request: HttpRequest) -> HttpResponse:
             club = club_create(
                 name=form.cleaned_data["name"], slug=form.cleaned_data["slug"], by=signed_in_player(request)
             )
+        except ClubSlugTaken:
+            form.add_error(
+                "slug",
+                _("Another club has the short name “%(slug)s”: choose another.")
+                % {"slug": form.cleaned_data["slug"]},
+            )
         except ApplicationError as exc:
-            form.add_error("slug", error_text(exc))
+            form.add_error(None, error_text(exc))  # not about the short name (a bot account, say)
         else:
             return redirect("web:club", slug=club.slug)
     return render(request, "web/club_form.html", {"form": form})

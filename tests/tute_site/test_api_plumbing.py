@@ -203,12 +203,43 @@ def test_the_docs_pages_render(anon_client: APIClient, path: str, settings: Any)
         assert "/api/v1/schema/" in anon_client.get(path + "?script=").content.decode()
     else:
         assert "/api/v1/schema/" in page
-    # then: Swagger UI and Redoc come from our own static files, under a policy that runs no inline script
-    assert "/static/drf_spectacular_sidecar/" in page and "cdn.jsdelivr.net" not in page
+    # then: Swagger UI and Redoc come from our own files, under a policy that runs no inline script
+    ours = (
+        "/static/drf_spectacular_sidecar/" if path == "/api/v1/docs/" else "/api/v1/redoc/redoc.standalone.js"
+    )
+    assert ours in page and "cdn.jsdelivr.net" not in page
     policy = response["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "unsafe-eval" not in policy
     if path == "/api/v1/docs/":
         assert "<script>" not in page  # Swagger UI's set-up script is a file of its own
+
+
+def test_redoc_asks_no_other_site_for_fonts_scripts_or_images(anon_client: APIClient, settings: Any) -> None:
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    # given: the Redoc page and the script it loads
+    page = anon_client.get("/api/v1/redoc/")
+    html = page.content.decode()
+    src = re.search(r'<script src="([^"]+)"', html)
+    assert src is not None and src.group(1).startswith("/")
+    script = anon_client.get(src.group(1))
+
+    # then: neither names Google Fonts nor cdn.redoc.ly (the CSP would refuse them), and nothing runs inline
+    assert script.status_code == 200 and script["Content-Type"].startswith("text/javascript")
+    body = script.content.decode()
+    assert "Redoc" in body
+    for outside in ("fonts.googleapis.com", "fonts.gstatic.com", "cdn.redoc.ly"):
+        assert outside not in html and outside not in body, outside
+    assert "<script>" not in html and 'spec-url="/api/v1/schema/"' in html
+    policy = page["Content-Security-Policy"]
+    assert "font-src 'self'" in policy and "img-src 'self' data:" in policy
+    # and: the script is cached and compressed for browsers that take gzip
+    again = anon_client.get(src.group(1), HTTP_IF_NONE_MATCH=script["ETag"])
+    zipped = anon_client.get(src.group(1), HTTP_ACCEPT_ENCODING="gzip")
+    assert again.status_code == 304 and zipped["Content-Encoding"] == "gzip"
+    assert len(zipped.content) < len(script.content) / 2
 
 
 @pytest.fixture

@@ -728,3 +728,85 @@ def test_a_duplicate_tournaments_board_shows_every_tables_play_side_by_side(
     assert page.locator("#p1-r-action").inner_text() == "The deal"
     assert_fits_and_accessible(page, "tournament board")
     shoot(page, "tournament-board", tmp_path)
+
+
+def test_the_table_s_rough_edges_on_a_phone(phone: Any, site: str) -> None:
+    """Issue 29.7 on a 390x844 phone: the header's menu button, "skip to your hand", a wide scoresheet
+    reachable by keyboard, a board's commitment that wraps, a round's entrants that do not wrap."""
+    from tests.factories import MatchFactory
+    from tests.web.conftest import play_out
+    from tests.web.test_tournament_boards import duplicate_tournament
+
+    # given: ana (who organises a duplicate tournament in play), seated at a live match, with a finished
+    # Pocha of six (a scoresheet wider than the phone)
+    t = duplicate_tournament()
+    ana = Player.objects.get(handle="ana")
+    ana.user.set_password(PASSWORD)
+    ana.user.save()
+    live = MatchFactory(created_by=ana, game="tute4", seats=[ana, "rule", "rule", "rule"])
+    wide = play_out(
+        MatchFactory(
+            created_by=ana,
+            game="pocha",
+            players=6,
+            options={"pocha_sequence": [1, 1]},
+            seats=[ana] + ["rule"] * 5,
+        )
+    )
+    phone.goto(f"{site}/login/")
+    phone.fill("#id_username", "ana")
+    phone.fill("#id_password", PASSWORD)
+    phone.click("main button[type=submit]")
+    phone.wait_for_url(f"{site}/")
+
+    # when: the live match is opened
+    phone.goto(f"{site}/matches/{live.pk}/")
+    phone.wait_for_selector("#hand .card")
+    # then: the header shows a menu button, its links folded away; Enter opens them, Escape folds them
+    toggle = phone.locator("#menu-toggle")
+    assert toggle.is_visible() and toggle.get_attribute("aria-expanded") == "false"
+    assert not phone.locator("#main-nav").is_visible()
+    assert_fits_and_accessible(phone, "match, menu closed")
+    toggle.focus()
+    phone.keyboard.press("Enter")
+    assert toggle.get_attribute("aria-expanded") == "true"
+    links = phone.locator("#main-nav a")
+    assert links.count() >= 8 and all(links.nth(i).is_visible() for i in range(links.count()))
+    assert_fits_and_accessible(phone, "match, menu open")
+    phone.keyboard.press("Tab")
+    assert phone.evaluate("() => document.activeElement.closest('#main-nav') !== null")
+    phone.keyboard.press("Escape")
+    assert toggle.get_attribute("aria-expanded") == "false" and not phone.locator("#main-nav").is_visible()
+    assert phone.evaluate("() => document.activeElement.id") == "menu-toggle"
+    # and: the page's first stop for the keyboard is "skip to your hand", which lands on the hand
+    phone.goto(f"{site}/matches/{live.pk}/")
+    phone.wait_for_selector("#hand .card")
+    phone.keyboard.press("Tab")
+    assert phone.evaluate("() => document.activeElement.className") == "skip-link"
+    assert phone.locator(".skip-link").is_visible()
+    phone.keyboard.press("Enter")
+    assert phone.evaluate("() => document.activeElement.id") == "dock"
+
+    # when: the finished Pocha of six is opened
+    phone.goto(f"{site}/matches/{wide.pk}/")
+    # then: its scoresheet scrolls in a region the keyboard reaches (axe: scrollable-region-focusable)
+    region = phone.locator(".table-scroll:has(#final-scoresheet)")
+    assert region.get_attribute("tabindex") == "0"
+    assert phone.evaluate(
+        "() => { const r = document.querySelector('.table-scroll:has(#final-scoresheet)');"
+        " return r.scrollWidth > r.clientWidth; }"
+    ), "the sheet is wider than the phone"
+    assert_fits_and_accessible(phone, "wide Pocha result")
+
+    # when: the tournament's page and its board's page are opened
+    phone.goto(f"{site}/tournaments/{t.pk}/")
+    # then: each entrant of a round's match stays on one line
+    lines = phone.evaluate(
+        "() => Array.from(document.querySelectorAll('table.round .entrant')).map((e) => e.getClientRects().length)"
+    )
+    assert lines and set(lines) == {1}, lines
+    assert_fits_and_accessible(phone, "tournament")
+    phone.goto(f"{site}/tournaments/{t.pk}/boards/1/")
+    # and: the board's 64-hexadecimal commitment wraps instead of widening the page
+    assert len(phone.locator("code.seed").inner_text()) == 64
+    assert_fits_and_accessible(phone, "tournament board")

@@ -142,7 +142,7 @@ def test_service_objections_are_spanish_on_spanish_pages(client: Client) -> None
     html = client.post(
         reverse("web:club-new"), {"name": "Otra", "slug": "pena"}, HTTP_ACCEPT_LANGUAGE="es"
     ).content.decode()
-    assert "Esa dirección de club ya existe" in html
+    assert "Otro club tiene el nombre corto «pena»: elige otro." in html  # the form's own words (issue 29.7)
 
     from tournaments.errors import ClubSlugTaken
 

@@ -75,6 +75,10 @@ def test_the_browser_recomputes_every_card(browser: Any, client: Client, game: s
     data = panel_data(html)[0]
     assert data["seed_sha256"] in text and data["seed"] in text
     assert text.count("verified:") >= 2 + len(data["decks"])
+    # and: each seat's cards by their names ("3 de oros"), never their codes ("3O")
+    dealt = [line for line in text.splitlines() if " was dealt: " in line]
+    assert dealt and all(" de " in line for line in dealt), dealt
+    assert not re.search(r"\b(?:[1-9]|1[0-2])[OCEB]\b", "\n".join(dealt)), dealt
 
 
 def test_the_browser_catches_a_card_the_seeds_do_not_give(browser: Any, client: Client) -> None:  # noqa: F811

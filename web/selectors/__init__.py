@@ -40,6 +40,7 @@ from web.selectors.matches import (
     seat_result,
     seats_of_game,
     side_of,
+    table_scoring,
     top_ratings,
     variant_in_force,
 )
@@ -121,6 +122,7 @@ __all__ = [
     "seat_result",
     "seats_of_game",
     "side_of",
+    "table_scoring",
     "top_ratings",
     "tournament_corrections",
     "tournament_of_match",

@@ -139,6 +139,12 @@ def variant_in_force(match: Match) -> list[dict[str, Any]]:
     return out
 
 
+def table_scoring(match: Match) -> dict[str, bool]:
+    """What the live table may announce as scored, from the engine's rules in force for this match (the
+    page decides no rule): whether the last trick of a hand is worth 10 (``last_trick_bonus``)."""
+    return {"last_trick_bonus": match_rules(match).last_trick_bonus}
+
+
 def match_outcome(match: Match, cantes: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """A finished match's sides: their seats' names, games won, the last game's score, who won.
 

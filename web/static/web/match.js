@@ -18,6 +18,8 @@
   var S = data("js-strings") || {};
   var seats = data("seats-data") || [];
   var game = data("game-data");
+  // What the match's rules score (the server reads them from the engine): the page announces nothing else.
+  var scoring = data("scoring-data") || {};
   var PLY_MS = 550; // each card stays alone on the table this long before the next one
   var TRICK_MS = 1500; // a finished trick stays, its winner marked, this long
   var POLL_MS = 1500; // the fallback's conditional poll
@@ -139,7 +141,10 @@
           any = true;
         }
       });
-      if (any) container.appendChild(el("div", "bidsum", fmt(S.bid_total, { bids: total, tricks: v.cards_dealt })));
+      if (any) {
+        var sumText = v.cards_dealt === 1 && S.bid_total_one ? S.bid_total_one : S.bid_total;
+        container.appendChild(el("div", "bidsum", fmt(sumText, { bids: total, tricks: v.cards_dealt })));
+      }
     }
   }
 
@@ -177,6 +182,24 @@
     var busy = false;
     var wantFocus = false;
     var showLast = false;
+    // The Pocha scoresheet the page has (every finished hand): a moment brings it only when it changed
+    // (a hand ended), so one without it keeps this one. Its key says to the server which one it is.
+    var sheet = { key: null, hands: null };
+    var sheetKeyOf = function (m) {
+      return m && m.view && m.view.hands_played ? (m.game_number || 0) + ":" + m.view.hands_played.length : null;
+    };
+    var keepSheet = function (m) {
+      if (!m || !m.view) return;
+      if (m.view.hands_played) {
+        sheet = { key: sheetKeyOf(m), hands: m.view.hands_played };
+      } else if (sheet.hands) {
+        m.view.hands_played = sheet.hands;
+      }
+    };
+    var sheetParam = function () {
+      return sheet.key ? "&sheet=" + encodeURIComponent(sheet.key) : "";
+    };
+    keepSheet(shown);
     var errorBox = document.getElementById("error");
     var announceBox = document.getElementById("announce");
     var noticeBox = document.getElementById("notice");
@@ -280,7 +303,7 @@
         if (finished) {
           var text = fmt(justWon ? S.won_trick : S.last_trick_won, { name: holderName(d.seat_map, showing.winner), points: showing.points });
           var lastOfHand = v.hand_sizes && v.hand_sizes.every(function (n) { return n === 0; });
-          if (justWon && lastOfHand && game !== "pocha") text += " · " + S.diez_ultimas;
+          if (justWon && lastOfHand && scoring.last_trick_bonus) text += " · " + S.diez_ultimas;
           note.textContent = text;
         }
       }
@@ -376,7 +399,15 @@
       var box = document.getElementById("scoresheet");
       if (!box || game !== "pocha" || !v.hands_played || !v.hands_played.length) return;
       box.textContent = "";
-      box.appendChild(el("h3", null, S.scoresheet));
+      var title = el("h3", null, S.scoresheet);
+      title.id = "scoresheet-title";
+      box.appendChild(title);
+      // a wide sheet scrolls in a region the keyboard can reach
+      var region = el("div", "table-scroll");
+      region.setAttribute("role", "region");
+      region.tabIndex = 0;
+      region.setAttribute("aria-labelledby", "scoresheet-title");
+      box.appendChild(region);
       var table = el("table", "list scoresheet");
       var head = el("tr");
       head.appendChild(el("th", null, S.hand_col));
@@ -397,7 +428,7 @@
         body.appendChild(tr);
       });
       table.appendChild(body);
-      box.appendChild(table);
+      region.appendChild(table);
     };
 
     var drawTurn = function (d) {
@@ -552,6 +583,7 @@
         }
         return;
       }
+      keepSheet(m); // in ply order: only a moment newer than the sheet's
       lastPly = m.ply;
       lastStatus = m.status;
       queue.push(m);
@@ -588,6 +620,7 @@
             body.action = { seat: body.seat, code: code, kind: "move" };
             body.clock = null; // the stream's moment for this ply brings the next turn's clock
             if (body.ply > lastPly) {
+              keepSheet(body);
               lastPly = body.ply;
               lastStatus = body.status;
               queue = queue.filter(function (m) {
@@ -637,7 +670,7 @@
     var resync = function (force) {
       var headers = { Accept: "application/json" };
       if (etag && !force) headers["If-None-Match"] = etag;
-      return fetch(live.dataset.momentsUrl + "?after=" + lastPly, { credentials: "same-origin", headers: headers })
+      return fetch(live.dataset.momentsUrl + "?after=" + lastPly + sheetParam(), { credentials: "same-origin", headers: headers })
         .then(function (r) {
           if (r.status === 304 || !r.ok) return null;
           etag = r.headers.get("ETag");
@@ -670,7 +703,7 @@
         startPolling();
         return;
       }
-      source = new EventSource(live.dataset.eventsUrl + "?after=" + lastPly + "&status=" + encodeURIComponent(lastStatus || ""));
+      source = new EventSource(live.dataset.eventsUrl + "?after=" + lastPly + "&status=" + encodeURIComponent(lastStatus || "") + sheetParam());
       source.addEventListener("moment", function (ev) {
         failures = 0;
         receive(JSON.parse(ev.data));

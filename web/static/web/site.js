@@ -1,11 +1,35 @@
 /* Small helps on every page (the pages work without them):
  * - a form with data-confirm asks before it is sent (calling a tournament off, withdrawing...);
  * - <time class="local-time"> shows the moment in the reader's time zone;
- * - the tournament form fills in the organiser's time zone and shows only the chosen format's fields;
- * - a block with data-refresh="N" is read again every N seconds while nobody is typing in it.
+ * - the tournament form fills in the organiser's time zone and shows only the fields of the chosen format
+ *   and match format (duplicate scoring only for duplicate matches);
+ * - a block with data-refresh="N" is read again every N seconds while nobody is typing in it;
+ * - on a narrow screen the header's links fold behind a menu button (a disclosure: aria-expanded,
+ *   Escape closes it and gives the focus back to the button).
  */
 (function () {
   "use strict";
+
+  var header = document.getElementById("top");
+  var toggle = document.getElementById("menu-toggle");
+  var nav = document.getElementById("main-nav");
+  if (header && toggle && nav) {
+    var setOpen = function (open) {
+      toggle.setAttribute("aria-expanded", open ? "true" : "false");
+      header.classList.toggle("menu-open", open);
+    };
+    header.classList.add("has-menu"); // only now may the stylesheet fold the links away
+    toggle.hidden = false;
+    toggle.addEventListener("click", function () {
+      setOpen(toggle.getAttribute("aria-expanded") !== "true");
+    });
+    header.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape" && toggle.getAttribute("aria-expanded") === "true") {
+        setOpen(false);
+        toggle.focus();
+      }
+    });
+  }
 
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
@@ -40,10 +64,15 @@
 
   var format = document.getElementById("id_format");
   var registration = document.getElementById("id_registration");
+  var matchFormat = document.getElementById("id_match_format");
   var showFields = function () {
     Array.prototype.forEach.call(document.querySelectorAll("[data-formats]"), function (input) {
       var row = input.closest("p") || input;
       row.hidden = format && input.dataset.formats.split(" ").indexOf(format.value) < 0;
+    });
+    Array.prototype.forEach.call(document.querySelectorAll("[data-match-formats]"), function (input) {
+      var row = input.closest("p") || input;
+      row.hidden = matchFormat && input.dataset.matchFormats.split(" ").indexOf(matchFormat.value) < 0;
     });
     Array.prototype.forEach.call(document.querySelectorAll("[data-registration]"), function (input) {
       var row = input.closest("p") || input;
@@ -52,6 +81,7 @@
   };
   if (format) format.addEventListener("change", showFields);
   if (registration) registration.addEventListener("change", showFields);
+  if (matchFormat) matchFormat.addEventListener("change", showFields);
   showFields();
 
   var live = document.querySelector("[data-refresh]");

@@ -98,6 +98,23 @@
     return deck;
   }
 
+  /* A card's name as the site writes it ("3 de oros", "Rey de copas"), from the panel's words. */
+  function cardName(code, S) {
+    var rank = code.slice(0, -1);
+    var suit = code.slice(-1);
+    var ranks = S.ranks || {};
+    var suits = S.suits || {};
+    return (ranks[rank] || rank) + " " + (S.of || "de") + " " + (suits[suit] || suit);
+  }
+
+  function cardNames(codes, S) {
+    return codes
+      .map(function (c) {
+        return cardName(c, S);
+      })
+      .join(", ");
+  }
+
   /* Every check of one game: [{ok, text}], and the hands of its first deal. */
   function checkGame(g, S) {
     var checks = [];
@@ -117,7 +134,7 @@
         ok: same,
         text: same
           ? fmt(S.deck, { n: hand + 1, count: deck.length })
-          : fmt(S.deck_bad, { n: hand + 1, got: deck.join(" "), want: dealt.join(" ") }),
+          : fmt(S.deck_bad, { n: hand + 1, got: cardNames(deck, S), want: cardNames(dealt, S) }),
       });
       if (hand === 0) {
         var n = g.players, k = g.hand_size, mano = (g.dealer + 1) % n;
@@ -126,7 +143,7 @@
           var seat = g.seat_map ? g.seat_map[gameSeat] : gameSeat;
           checks.push({
             ok: same,
-            text: fmt(S.dealt, { seat: seat + 1, cards: deck.slice(block * k, block * k + k).join(" ") }),
+            text: fmt(S.dealt, { seat: seat + 1, cards: cardNames(deck.slice(block * k, block * k + k), S) }),
           });
         }
       }
