@@ -74,6 +74,16 @@ def redis_url() -> str:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Every test starts in the default language: one that activated Spanish (a page asked for in
+    Spanish, a translated message) must not leave the next test in this process speaking it."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _cache_in_use() -> Iterator[None]:
     """Every test starts with the cache in use: a test that made it fail (tute_site.caching skips it for
     a few seconds after a failure) must not leave the next test without it."""
