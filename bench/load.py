@@ -29,7 +29,6 @@ import json
 import os
 import random
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -42,6 +41,8 @@ if str(ROOT) not in sys.path:  # run as `python bench/load.py`: bench/_common.py
     sys.path.insert(0, str(ROOT))
 
 from bench._common import Child, drop_database, recreate_database  # noqa: E402
+from bench.faults import manage  # noqa: E402
+from bench.soak import percentile  # noqa: E402
 
 PY = sys.executable
 GAMES = ("tute2", "tute4", "pocha")
@@ -50,18 +51,6 @@ POLL_SECONDS = 0.25
 
 def log(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def manage(env: dict[str, str], *args: str, code: str | None = None) -> str:
-    cmd = [PY, "manage.py", *args] if code is None else [PY, "manage.py", "shell", "-c", code]
-    return subprocess.run(cmd, cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
 
 
 PEOPLE = r"""
