@@ -209,3 +209,22 @@ class InvalidPushUrl(ApplicationError):
     code = "invalid_push_url"
     http_status = status.HTTP_400_BAD_REQUEST
     message = "A push URL must be https:// on a public address."
+
+
+class InviteRequired(ApplicationError):
+    # The same answer for a missing code and a wrong one: a guess learns nothing.
+    code = "invite_required"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "This table is private: join it with its invite code (the link its creator shares)."
+
+
+class ChallengeCooldown(ApplicationError):
+    code = "challenge_cooldown"
+    http_status = status.HTTP_429_TOO_MANY_REQUESTS
+    message = "That player declined your last challenge a short while ago: wait before challenging again."
+
+
+class RematchUnavailable(ApplicationError):
+    code = "rematch_unavailable"
+    http_status = status.HTTP_409_CONFLICT
+    message = "A rematch is offered after a finished match, by one of its players."

@@ -33,6 +33,10 @@ def match_channel(match_id: int) -> str:
     return f"tute:match:{match_id}"
 
 
+#: The lobby's channel: its stream (open tables, seeks) looks again when a table's seats or a seek change.
+LOBBY_CHANNEL = "tute:lobby"
+
+
 def events_url() -> str | None:
     url: str = getattr(settings, "TUTE_EVENTS_URL", "") or ""
     return url if url.startswith(("redis://", "rediss://")) else None
@@ -47,6 +51,8 @@ def publish_match_event(match: Match, seats: list[Seat]) -> None:
     player_ids = [s.player_id for s in seats if s.player_id is not None]
     message = f"{match.pk}:{match.ply}"
     match_id = match.pk
+    # A table's seats change, it starts or it is called off before its first action: the lobby looks again.
+    lobby = match.ply == 0 and not match.managed
 
     def send() -> None:
         import redis
@@ -56,9 +62,34 @@ def publish_match_event(match: Match, seats: list[Seat]) -> None:
                 pipe.publish(match_channel(match_id), message)
                 for player_id in player_ids:
                     pipe.publish(channel(player_id), message)
+                if lobby:
+                    pipe.publish(LOBBY_CHANNEL, message)
                 pipe.execute()
         except redis.RedisError:  # a missed wake-up only delays a stream until its next poll
             log.warning("could not publish a match event for match %s", match.pk, exc_info=True)
+
+    transaction.on_commit(send)
+
+
+def publish_lobby_event(player_ids: list[int] | None = None) -> None:
+    """After this transaction commits, wake the lobby's streams (a seek came, went or was paired) and
+    the streams of ``player_ids``."""
+    url = events_url()
+    if url is None:
+        return
+    ids = list(player_ids or [])
+
+    def send() -> None:
+        import redis
+
+        try:
+            with _publisher(url).pipeline(transaction=False) as pipe:
+                pipe.publish(LOBBY_CHANNEL, "seeks")
+                for player_id in ids:
+                    pipe.publish(channel(player_id), "seeks")
+                pipe.execute()
+        except redis.RedisError:
+            log.warning("could not publish a lobby event", exc_info=True)
 
     transaction.on_commit(send)
 

@@ -31,6 +31,9 @@ class Player(models.Model):
         default=False, help_text="Accept every challenge at once (for bots that play anyone)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(
+        null=True, blank=True, help_text="When the person last showed up (a page, a poll, a stream)."
+    )
 
     class Meta:
         ordering = ["handle"]
@@ -100,6 +103,16 @@ class Match(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Tables for people: a private table is not listed and is joined with its invite code (unguessable,
+    # shown to its creator only); an open table that nobody completes is called off at ``expires_at``.
+    private = models.BooleanField(default=False)
+    invite_code = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    expires_at = models.DateTimeField(
+        null=True, blank=True, help_text="An open table not yet started is called off then (expired)."
+    )
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
     ply = models.PositiveIntegerField(default=0, help_text="Actions applied in the whole match so far.")
     result = models.JSONField(null=True, blank=True, help_text="Games won per side and the winning sides.")
     finish_reason = models.CharField(max_length=16, blank=True)
@@ -144,6 +157,9 @@ class Match(models.Model):
         ]
         constraints = [
             models.CheckConstraint(condition=Q(format_target__gte=1), name="match_format_target_positive"),
+            models.CheckConstraint(
+                condition=Q(private=False) | Q(invite_code__isnull=False), name="match_private_has_invite"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -161,6 +177,15 @@ class Seat(models.Model):
         default=True, help_text="False while a challenged player has not yet accepted the seat."
     )
     decline_reason = models.CharField(max_length=200, blank=True)
+    declined_by = models.ForeignKey(
+        Player,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="Who declined this seat's challenge last (its creator waits before challenging again).",
+    )
+    declined_at = models.DateTimeField(null=True, blank=True)
     timeouts = models.PositiveSmallIntegerField(default=0)
     client_seed = models.CharField(
         max_length=64, blank=True, help_text="Mixed into each game's deal seed (RULES.md section 11)."

@@ -4,9 +4,12 @@ caller may see of it, lists of matches."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db.models import F, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from games.engine import State, export_record
 from games.engine.fair import commitment, fair_fields
@@ -215,6 +218,8 @@ def matches_list(
         qs = qs.filter(rated=rated)
     if player:
         qs = qs.filter(Q(seats__player__handle=player)).distinct()
+    # A private table is nobody else's business until it starts: not listed while it is open.
+    qs = qs.exclude(private=True, status=Match.Status.OPEN)
     return qs.order_by(*MATCH_ORDERINGS[ordering])
 
 
@@ -240,5 +245,39 @@ def tokens_of(*, user: Any) -> QuerySet[ApiToken]:
     return (
         ApiToken.objects.filter(user=user)
         .only("id", "prefix", "created_at", "last_used_at")
+        .order_by("-created_at", "-id")
+    )
+
+
+def away_seats(seats: list[Seat], *, now: datetime | None = None) -> list[int]:
+    """The seats whose person has not been seen for ``TUTE_AWAY_SECONDS`` (no page, poll or stream):
+    shown "away" to the others. Bots and empty seats are never away; nor is a person never seen here
+    (seated by a service, not through a page or the API)."""
+    since = (now or timezone.now()) - timedelta(seconds=settings.TUTE_AWAY_SECONDS)
+    return [
+        s.index
+        for s in seats
+        if s.player is not None
+        and not s.player.is_bot
+        and s.player.last_seen_at is not None
+        and s.player.last_seen_at < since
+    ]
+
+
+def online_since(now: datetime | None = None) -> datetime:
+    """People seen after this moment are online."""
+    return (now or timezone.now()) - timedelta(seconds=settings.TUTE_ONLINE_SECONDS)
+
+
+def is_online(player: Player, *, now: datetime | None = None) -> bool:
+    """A person signed in and seen within ``TUTE_ONLINE_SECONDS`` (a bot account's presence is the ladder's)."""
+    return not player.is_bot and player.last_seen_at is not None and player.last_seen_at >= online_since(now)
+
+
+def incoming_challenges(*, player: Player) -> QuerySet[Match]:
+    """Open matches where ``player`` is challenged (a seat offered, not yet accepted), newest first."""
+    return (
+        Match.objects.filter(status=Match.Status.OPEN, seats__player=player, seats__accepted=False)
+        .prefetch_related(_seats())
         .order_by("-created_at", "-id")
     )

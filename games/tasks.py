@@ -6,7 +6,13 @@ import logging
 
 from celery import shared_task
 
-from games.services import bot_turn_play, house_bot_turns_requeue, overdue_turns, turn_timeout
+from games.services import (
+    bot_turn_play,
+    house_bot_turns_requeue,
+    open_tables_sweep,
+    overdue_turns,
+    turn_timeout,
+)
 from games.services.luck import game_luck_compute
 from tute_site.celery import retried_task
 
@@ -46,3 +52,12 @@ def requeue_house_bot_turns() -> int:
 def game_luck(game_id: int) -> None:
     """Work out a finished game's luck figure (house bots playing its deal); a no-op once stored."""
     game_luck_compute(game_id=game_id)
+
+
+@shared_task(name="games.sweep_open_tables", acks_late=True, soft_time_limit=50, time_limit=60)
+def sweep_open_tables() -> int:
+    """Periodic (celery beat): call off expired open tables and challenges, free abandoned seats."""
+    swept = open_tables_sweep()
+    if swept.expired or swept.seats_freed:
+        log.info("open tables: %d expired, %d seats given up", swept.expired, swept.seats_freed)
+    return swept.expired + swept.seats_freed

@@ -10,6 +10,8 @@ urlpatterns = [
     path("matches/", matches.MatchListCreateApi.as_view(), name="match-list"),
     path("matches/<int:match_id>/", matches.MatchDetailApi.as_view(), name="match-detail"),
     path("matches/<int:match_id>/join/", matches.MatchJoinApi.as_view(), name="match-join"),
+    path("matches/<int:match_id>/bots/", matches.MatchBotsApi.as_view(), name="match-bots"),
+    path("matches/<int:match_id>/rematch/", matches.MatchRematchApi.as_view(), name="match-rematch"),
     path("matches/<int:match_id>/leave/", matches.MatchLeaveApi.as_view(), name="match-leave"),
     path("matches/<int:match_id>/resign/", matches.MatchResignApi.as_view(), name="match-resign"),
     path("matches/<int:match_id>/abort/", matches.MatchAbortApi.as_view(), name="match-abort"),
@@ -27,6 +29,7 @@ urlpatterns = [
     path("bots/<slug:handle>/token/", accounts.BotTokenRotateApi.as_view(), name="bot-token-rotate"),
     path("stream/events/", play.EventStreamApi.as_view(), name="event-stream"),
     path("me/", accounts.MeApi.as_view(), name="me"),
+    path("me/challenges/", matches.MyChallengesApi.as_view(), name="my-challenges"),
     path("me/tokens/", accounts.MyTokenCreateApi.as_view(), name="my-token-create"),
     path("me/tokens/<int:token_id>/", accounts.MyTokenRevokeApi.as_view(), name="my-token-revoke"),
 ]

@@ -50,3 +50,10 @@ def player_ratings(*, player: Player) -> list[dict[str, Any]]:
             }
         )
     return [{"rating": r, "history": history[r.pk]} for r in ratings]
+
+
+def current_ratings(*, pool: str, subjects: list[str]) -> dict[str, float]:
+    """Each subject's rating in ``pool`` now (``player:<id>``, ``house:<level>``); the initial rating for
+    one that has none yet."""
+    found = dict(Rating.objects.filter(pool=pool, subject__in=subjects).values_list("subject", "rating"))
+    return {s: float(found.get(s, settings.RATINGS_INITIAL)) for s in subjects}

@@ -22,6 +22,7 @@ from rest_framework.test import APIClient
 
 from games.models import ApiToken, Match, Player
 from games.services import SeatSpec, match_create, match_spec
+from lobby.services import seek_create
 from tests.factories import BotPlayerFactory, PlayerFactory, token_for
 from tournaments.models import Entrant, Membership, TournamentMatch
 from tournaments.services import (
@@ -134,17 +135,23 @@ def world() -> World:
             seats=[SeatSpec(player=other.handle), SeatSpec(player=owner.handle)],
         )
     ).pk
+    w.ids["private_table"] = match_create(spec=match_spec(created_by=owner, game="tute2", private=True)).pk
+    # Quick pairing: a seek of the owner's, and one of the other person's that others may answer.
+    w.ids["owner_seek"] = seek_create(player=owner, game="pocha", players=3).pk
+    w.ids["other_seek"] = seek_create(player=other, game="tute2").pk
     return w
 
 
 def snapshot() -> dict[str, list[dict[str, Any]]]:
-    """Every row of every table of the project's apps (a token's last use aside, which reads touch)."""
+    """Every row of every table of the project's apps (a token's last use and a person's or a seek's last
+    sight aside, which reads touch)."""
     rows = {}
-    for app in ("games", "tournaments", "ratings", "auth"):
+    for app in ("games", "tournaments", "ratings", "lobby", "auth"):
         for model in apps.get_app_config(app).get_models():
             values = list(model.objects.order_by("pk").values())
             for row in values:
                 row.pop("last_used_at", None)
+                row.pop("last_seen_at", None)
                 row.pop("last_login", None)
             rows[model._meta.label] = values
     return rows
@@ -194,6 +201,15 @@ ENDPOINTS: dict[str, Endpoint] = {
         "post", m("open_match", "join/"), allowed=ALL_BUT_ANONYMOUS - {"owner"}, succeeds="other"
     ),
     "match leave": ep("post", m("open_match", "leave/")),
+    "match bots": ep("post", m("open_match", "bots/"), lambda w: {"bot": "random"}),
+    # a private table: only its code seats anyone (nobody here has it), its creator included
+    "private table join": ep("post", m("private_table", "join/"), allowed=set(), succeeds=None),
+    "private table bots": ep("post", m("private_table", "bots/"), lambda w: {"bot": "rule", "seats": [1]}),
+    "seek create": ep("post", lambda w: "/api/v1/seeks/", lambda w: {"game": "tute4"}, allowed=PEOPLE),
+    "seek cancel": ep("delete", lambda w: f"/api/v1/seeks/{w.ids['owner_seek']}/"),
+    "seek answer": ep(
+        "post", lambda w: f"/api/v1/seeks/{w.ids['other_seek']}/answer/", allowed=PEOPLE - {"other"}
+    ),
     "match resign": ep("post", m("house_match", "resign/")),
     "match abort": ep("post", m("house_match", "abort/")),
     "tournament match abort": ep("post", m("their_match", "abort/"), allowed=set(), succeeds=None),

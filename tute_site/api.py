@@ -73,6 +73,29 @@ class NDJSONRenderer(renderers.BaseRenderer):
         return json.dumps(data, cls=JSONEncoder, separators=(",", ":")).encode() + b"\n"
 
 
+class EventStreamRenderer(renderers.BaseRenderer):
+    """``text/event-stream`` (Server-Sent Events), what a browser's EventSource asks for: a stream's own
+    type, and its errors as one ``error`` event."""
+
+    media_type = "text/event-stream"
+    format = "sse"
+    charset = None
+
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
+        if data is None:
+            return b""
+        return (
+            b"event: error\ndata: "
+            + json.dumps(data, cls=JSONEncoder, separators=(",", ":")).encode()
+            + b"\n\n"
+        )
+
+
 class JSONIntegerField(serializers.IntegerField):
     """An integer that must arrive as a JSON number: ``"7"`` (a string) or ``true`` is refused with
     ``invalid``, where DRF's ``IntegerField`` would take them for 7 and 1."""

@@ -56,6 +56,18 @@ def cache_set(key: str, value: Any, seconds: float) -> None:
         _failed("set", exc)
 
 
+def cache_add(key: str, value: Any, seconds: float) -> bool:
+    """Set ``key`` unless it is there already: True when it was set, and when the cache fails (the caller
+    then does what the key would have spared it)."""
+    if not _usable():
+        return True
+    try:
+        return bool(cache.add(key, value, seconds))
+    except Exception as exc:
+        _failed("add", exc)
+        return True
+
+
 def cache_delete_many(keys: list[str]) -> None:
     """Forget ``keys``. Unlike a read, a lost delete would leave a stale row for its lifetime: it is
     tried even while the cache is being skipped."""

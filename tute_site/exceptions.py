@@ -40,11 +40,19 @@ class ApplicationError(Exception):
     message: str = "The request could not be completed."
     detail: Any = None
 
-    def __init__(self, message: str | None = None, *, detail: Any = None) -> None:
+    #: Seconds after which a refusal that ends by itself (a cooldown, a cap over a window) may be retried:
+    #: the answer's ``Retry-After``.
+    retry_after: int | None = None
+
+    def __init__(
+        self, message: str | None = None, *, detail: Any = None, retry_after: int | None = None
+    ) -> None:
         if message is not None:
             self.message = message
         if detail is not None:
             self.detail = detail
+        if retry_after is not None:
+            self.retry_after = retry_after
         super().__init__(self.message)
 
     def __str__(self) -> str:

@@ -91,6 +91,7 @@ INSTALLED_APPS = [
     "tournaments",
     "ratings",
     "ladder",
+    "lobby",
     "web",
 ]
 
@@ -103,6 +104,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "games.presence.presence",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -378,6 +380,23 @@ CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND") or None
 # Matches an account may have open or in play that it created itself (API and website; tournaments'
 # and the ladder's do not count); the next gets 429 too_many_open_matches. 0: no cap.
 TUTE_MAX_OPEN_MATCHES = env_int("TUTE_MAX_OPEN_MATCHES", 20)
+# People playing people (docs/API.md, "Tables, seeks and challenges"). An open table nobody completes is
+# called off after TUTE_TABLE_EXPIRE_SECONDS, a challenge nobody answers after TUTE_CHALLENGE_EXPIRE_SECONDS.
+TUTE_TABLE_EXPIRE_SECONDS = env_int("TUTE_TABLE_EXPIRE_SECONDS", 1800)
+TUTE_CHALLENGE_EXPIRE_SECONDS = env_int("TUTE_CHALLENGE_EXPIRE_SECONDS", 600)
+# After a person declines someone's challenge, that someone waits this long to challenge them again (429).
+TUTE_CHALLENGE_COOLDOWN_SECONDS = env_int("TUTE_CHALLENGE_COOLDOWN_SECONDS", 900)
+# A person unseen this long (no page, poll or stream) is "away" at their table; at a table not yet started
+# their seat is given up. Online: seen within TUTE_ONLINE_SECONDS.
+TUTE_AWAY_SECONDS = env_int("TUTE_AWAY_SECONDS", 45)
+TUTE_ONLINE_SECONDS = env_int("TUTE_ONLINE_SECONDS", 300)
+# Quick pairing: seeks whose person has not polled or streamed for TUTE_SEEK_IDLE_SECONDS end; two seeks
+# pair when their ratings differ by at most TUTE_SEEK_RATING_WINDOW, widened by TUTE_SEEK_WINDOW_GROWTH
+# points a second of waiting.
+TUTE_SEEK_IDLE_SECONDS = env_int("TUTE_SEEK_IDLE_SECONDS", 30)
+TUTE_SEEK_RATING_WINDOW = env_int("TUTE_SEEK_RATING_WINDOW", 100)
+TUTE_SEEK_WINDOW_GROWTH = float(os.environ.get("TUTE_SEEK_WINDOW_GROWTH", "10"))
+TUTE_PAIR_SECONDS = float(os.environ.get("TUTE_PAIR_SECONDS", "2"))
 # House-bot turns of matches where nobody (no person, no bot account) sits go on a queue of their own,
 # which every worker reads in turn with the default one (kombu takes from each queue in rotation): a flood
 # of bot-only matches never starves a match with players.
@@ -409,6 +428,18 @@ CELERY_DB_REUSE_MAX = env_int("TUTE_CELERY_DB_REUSE_MAX", 1000)
 TUTE_SWEEP_SECONDS = float(os.environ.get("TUTE_SWEEP_SECONDS", "5"))
 TUTE_TOURNAMENT_SWEEP_SECONDS = float(os.environ.get("TUTE_TOURNAMENT_SWEEP_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
+    # Quick pairing (lobby.pair_seeks): also queued at once by each new seek.
+    "pair-seeks": {
+        "task": "lobby.pair_seeks",
+        "schedule": TUTE_PAIR_SECONDS,
+        "options": {"expires": TUTE_PAIR_SECONDS * 2},
+    },
+    # Calls off expired open tables and challenges, frees the seats of people gone from unstarted tables.
+    "sweep-open-tables": {
+        "task": "games.sweep_open_tables",
+        "schedule": 15.0,
+        "options": {"expires": 30.0},
+    },
     "sweep-overdue-turns": {
         "task": "games.sweep_overdue_turns",
         "schedule": TUTE_SWEEP_SECONDS,

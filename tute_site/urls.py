@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/v1/", include("ratings.urls")),
     path("api/v1/", include("tournaments.urls")),
     path("api/v1/", include("ladder.urls")),
+    path("api/v1/", include("lobby.urls")),
     path("api/v1/schema/", SchemaApi.as_view(), name="schema"),
     path("api/v1/docs/", docs_page(SpectacularSwaggerSplitView.as_view(url_name="schema")), name="api-docs"),
     # Redoc from our own files only (tute_site/redoc.py): no Google Fonts, no logo from cdn.redoc.ly.

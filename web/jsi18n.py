@@ -25,6 +25,7 @@ def js_strings() -> dict[str, object]:
         "pass": _("Pass"),
         "your_turn": _("Your turn"),
         "waiting_players": _("Waiting for every seat to be taken."),
+        "away": _("away"),
         "waiting_for": _("Waiting for %(name)s"),
         "trump": _("Trump"),
         "faceup": _("Face-up card"),

@@ -24,8 +24,9 @@ from django.http.response import HttpResponseBase
 from django.utils import timezone
 from django.views.decorators.http import require_GET
 
-from games.models import Match, Seat
-from games.selectors import match_context
+from games.models import Match, Player, Seat
+from games.selectors import away_seats, match_context
+from games.services import player_seen
 from games.services.common import turn_seconds
 from games.streams import Moment, api_time, match_moments, moments_since
 from tute_site.api import client_address
@@ -60,6 +61,7 @@ def clock(match: Match, seats: list[Seat]) -> dict[str, Any] | None:
         "house_bot": bool(seat.bot_level),
         "timeouts": [s.timeouts for s in seats],
         "max_timeouts": match.max_timeouts,
+        "away": away_seats(seats),
     }
 
 
@@ -89,6 +91,29 @@ class SheetTrim:
             payload["view"] = {k: v for k, v in payload["view"].items() if k != "hands_played"}
         self.known = key
         return payload
+
+
+class Presence:
+    """Who is away at the table, for the stream's quiet moments: an ``event: presence`` with the away
+    seats when they changed (a move's moment carries them in its clock). Watching is being there: a
+    seated person's stream marks them as seen."""
+
+    def __init__(self, match_id: int, player: Player | None) -> None:
+        self.match_id = match_id
+        self.player = player
+        self.away: list[int] | None = None
+
+    def seen(self) -> None:
+        if self.player is not None:
+            player_seen(user_id=self.player.user_id)
+
+    def event(self) -> bytes | None:
+        seats = list(Seat.objects.filter(match_id=self.match_id).select_related("player").order_by("index"))
+        away = away_seats(seats)
+        if away == self.away:
+            return None
+        self.away = away
+        return f"event: presence\ndata: {json.dumps({'away': away})}\n\n".encode()
 
 
 def moment_payload(moment: Moment, trim: SheetTrim | None = None) -> dict[str, Any]:
@@ -138,11 +163,16 @@ def match_events(request: HttpRequest, match_id: int) -> HttpResponseBase:
     )
 
     trim = SheetTrim(_sheet(request))
+    presence = Presence(match_id, player)
 
     def lines() -> Iterator[bytes]:
         yield f"retry: {RETRY_MS}\n\n".encode()
         for moment in moments:
-            yield b": keepalive\n\n" if moment is None else _sse(moment, trim)
+            presence.seen()
+            if moment is None:
+                yield presence.event() or b": keepalive\n\n"
+            else:
+                yield _sse(moment, trim)
         yield b"event: bye\ndata: {}\n\n"
 
     response = StreamingHttpResponse(LeasedLines(lines(), lease), content_type="text/event-stream")

@@ -11,10 +11,11 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from games.models import Game, Match
+from games.models import Game, Match, Player
 from games.selectors import boards_sealed, context_of, match_view_for
 from web import live, selectors
 from web.fairness import luck_rows, verify_panel, verify_strings
+from web.forms import LEVEL_CHOICES
 from web.jsi18n import js_strings
 from web.people import request_player
 
@@ -50,6 +51,9 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "mine": selectors.my_outcome(match=match, seat=my_seat, player=me),
             "scoresheet": selectors.pocha_scoresheet(match=match, replay=replay),
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
+            "people_rematch": selectors.rematch_offer(match, viewer=me),
+            "open_table": _open_table(match, me),
+            "levels": LEVEL_CHOICES,
             "in_tournament": selectors.tournament_of_match(match=match),
             "boards": selectors.board_rows(match),
             "verify_games": verify_panel(match),
@@ -57,6 +61,25 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "verify_strings": verify_strings(),
         },
     )
+
+
+def _open_table(match: Match, me: Player | None) -> dict[str, Any] | None:
+    """What an open table's page shows: its seats, the invite link for its creator, what the viewer may do."""
+    if match.status != Match.Status.OPEN:
+        return None
+    mine = me is not None and match.created_by_id == me.user_id
+    return {
+        "seats": selectors.open_table_seats(match, viewer=me),
+        "creator": mine,
+        "invite_code": match.invite_code if mine else None,
+        "may_sit": me is not None
+        and not match.private
+        and all(s.player_id != me.pk for s in match.seats.all()),
+        "seated": me is not None and any(s.player_id == me.pk and s.accepted for s in match.seats.all()),
+        "challenged": me is not None
+        and any(s.player_id == me.pk and not s.accepted for s in match.seats.all()),
+        "status_url": reverse("match-detail", args=[match.pk]),
+    }
 
 
 def _replay_data(match: Match, replay: list[selectors.ReplayGame]) -> dict[str, Any] | None:

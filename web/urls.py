@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from web import bot_views, ladder_views, live, match_views, views
+from web import people_views as pv
 from web import tournament_views as tv
 
 app_name = "web"
@@ -18,6 +19,20 @@ urlpatterns = [
     path("matches/<int:match_id>/replay/", match_views.match_replay_steps, name="match-replay"),
     path("me/", views.me, name="me"),
     path("play/", views.play, name="play"),
+    path("play/table/", pv.table_new, name="table-new"),
+    path("play/seek/", pv.seek_new, name="seek-new"),
+    path("play/seeks/<int:seek_id>/", pv.seek_page, name="seek"),
+    path("play/seeks/<int:seek_id>/cancel/", pv.seek_stop, name="seek-cancel"),
+    path("play/seeks/<int:seek_id>/answer/", pv.seek_take, name="seek-answer"),
+    path("lobby/", pv.lobby, name="lobby"),
+    path("join/<str:code>/", pv.join, name="join"),
+    path("matches/<int:match_id>/sit/", pv.table_sit, name="table-sit"),
+    path("matches/<int:match_id>/bots/", pv.table_bots, name="table-bots"),
+    path("matches/<int:match_id>/leave/", pv.table_leave, name="table-leave"),
+    path("matches/<int:match_id>/call-off/", pv.table_call_off, name="table-call-off"),
+    path("matches/<int:match_id>/answer/", pv.challenge_answer, name="challenge-answer"),
+    path("matches/<int:match_id>/rematch/", pv.rematch, name="rematch"),
+    path("players/<slug:handle>/challenge/", pv.player_challenge, name="player-challenge"),
     path("bots/", bot_views.bots, name="bots"),
     path("bots/<slug:handle>/token/", bot_views.bot_rotate, name="bot-rotate"),
     path("bots/<slug:handle>/status/", ladder_views.bot_status_page, name="bot-status"),

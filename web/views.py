@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.engine import RulesError
+from games.models import Player
 from games.services import SeatSpec, match_create, match_spec, player_for_user
 from ratings.models import Rating
 from tute_site.exceptions import ApplicationError
@@ -30,7 +31,9 @@ from web.charts import rating_chart
 from web.errors import error_text
 from web.fairness import skill_summary
 from web.forms import BotChallengeForm, PlayForm, SignupForm
-from web.people import request_user
+from web.people import request_player, request_user, safe_next
+from web.people_forms import ChallengeForm
+from web.people_views import play_page
 from web.rules import doc_html, rules_html, rules_lang
 
 
@@ -110,8 +113,18 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
             "record": selectors.player_record(player=player),
             "clubs": selectors.clubs_of(player=player),
             "skill": skill_summary(player),
+            "online": selectors.is_online(player),
+            "challenge_form": _challenge_form(request, player),
         },
     )
+
+
+def _challenge_form(request: HttpRequest, player: Player) -> ChallengeForm | None:
+    """The challenge form on a person's page, for another signed-in person."""
+    me = request_player(request)
+    if me is None or me.pk == player.pk or player.is_bot or me.is_bot:
+        return None
+    return ChallengeForm(prefix="challenge")
 
 
 @login_required
@@ -145,7 +158,7 @@ def play(request: HttpRequest) -> HttpResponse:
             form.add_error(None, error_text(exc))
         else:
             return redirect("web:match", match_id=match.pk)
-    return render(request, "web/play.html", {"form": form})
+    return play_page(request, bots=form)
 
 
 @require_http_methods(["GET", "POST"])
@@ -159,11 +172,11 @@ def signup(request: HttpRequest) -> HttpResponse:
         except IntegrityError:
             # The same username signed up a moment ago, between the form's check and the insert.
             form.add_error("username", _("A user with that username already exists."))
-            return render(request, "registration/signup.html", {"form": form})
+            return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
-        return redirect("web:home")
-    return render(request, "registration/signup.html", {"form": form})
+        return redirect(safe_next(request) or "web:home")  # an invite link's table, say
+    return render(request, "registration/signup.html", {"form": form, "next": safe_next(request)})
 
 
 def doc_page(request: HttpRequest, name: str) -> HttpResponse:

@@ -23,6 +23,7 @@ from games.apis.outputs import (
     client_seed_field,
     match_out,
 )
+from games.bots import BOT_LEVELS
 from games.callers import signed_in
 from games.engine.rules import (
     PLAYERS,
@@ -30,6 +31,7 @@ from games.engine.rules import (
 from games.models import Match
 from games.selectors import (
     MATCH_ORDERINGS,
+    incoming_challenges,
     match_detail,
     matches_list,
 )
@@ -41,10 +43,12 @@ from games.services import (
     client_seed_set,
     match_abort,
     match_create,
+    match_rematch,
     match_resign,
     match_spec,
     seat_join,
     seat_leave,
+    seats_fill_with_bots,
 )
 from tute_site.api import (
     ErrorOutput,
@@ -104,6 +108,12 @@ class MatchListCreateApi(PagedList, APIView):
         bot_move_seconds = serializers.IntegerField(required=False, default=15, min_value=1)
         max_timeouts = serializers.IntegerField(required=False, default=3, min_value=1, max_value=100)
         client_seed = client_seed_field()
+        private = serializers.BooleanField(
+            required=False,
+            default=False,
+            help_text="A table for friends: not listed (lobby, match list) while open, joined with the invite "
+            "code the answer shows you (invite_code, invite_url).",
+        )
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             seats, players = attrs.get("seats"), attrs.get("players")
@@ -159,9 +169,10 @@ class MatchListCreateApi(PagedList, APIView):
                 max_timeouts=v["max_timeouts"],
             ),
             client_seed=v.get("client_seed"),
+            private=v["private"],
         )
         match = match_create(spec=spec)
-        return Response(match_out(match), status=status.HTTP_201_CREATED)
+        return Response(match_out(match, viewer=request.user.pk), status=status.HTTP_201_CREATED)
 
 
 class MatchDetailApi(APIView):
@@ -169,7 +180,7 @@ class MatchDetailApi(APIView):
 
     @extend_schema(responses=MatchOutput)
     def get(self, request: Request, match_id: int) -> Response:
-        return Response(MatchOutput(found(match_id)).data)
+        return Response(MatchOutput(found(match_id), context={"viewer": request.user.pk}).data)
 
 
 class MatchJoinApi(APIView):
@@ -181,8 +192,20 @@ class MatchJoinApi(APIView):
 
         seat = serializers.IntegerField(required=False, min_value=0, max_value=5)
         client_seed = client_seed_field()
+        invite_code = serializers.CharField(
+            required=False, max_length=64, help_text="A private table's invite code (its creator shares it)."
+        )
 
-    @extend_schema(request=InputSerializer, responses=MatchOutput)
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: MatchOutput,
+            403: OpenApiResponse(
+                ErrorOutput, description="invite_required: a private table, no or a wrong code"
+            ),
+            409: OpenApiResponse(ErrorOutput, description="seat_taken, already_seated, match_not_open"),
+        },
+    )
     def post(self, request: Request, match_id: int) -> Response:
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
@@ -191,8 +214,80 @@ class MatchJoinApi(APIView):
             player=signed_in(request),
             seat=data.validated_data.get("seat"),
             client_seed=data.validated_data.get("client_seed"),
+            invite_code=data.validated_data.get("invite_code"),
         )
         return Response(match_out(match))
+
+
+class MatchBotsApi(APIView):
+    """The creator seats house bots in empty seats of an open table (it starts once every seat is taken)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Input):
+        class Meta:
+            ref_name = "MatchBotsInput"
+
+        bot = serializers.ChoiceField(choices=list(BOT_LEVELS), default="rule")
+        seats = serializers.ListField(
+            child=serializers.IntegerField(min_value=0, max_value=5),
+            required=False,
+            max_length=6,
+            help_text="Which empty seats; all of them when left out.",
+        )
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: MatchOutput,
+            403: OpenApiResponse(ErrorOutput, description="not_allowed: only the creator"),
+            409: OpenApiResponse(ErrorOutput, description="seat_taken, match_not_open"),
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = seats_fill_with_bots(
+            match_id=match_id,
+            by=signed_in(request),
+            bot=data.validated_data["bot"],
+            seats=data.validated_data.get("seats"),
+        )
+        return Response(match_out(match, viewer=request.user.pk))
+
+
+class MatchRematchApi(APIView):
+    """After a finished match: offer the same table again, or accept the rematch another player offered."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        request=None,
+        responses={
+            200: OpenApiResponse(MatchOutput, description="The rematch another player offered, now accepted"),
+            201: OpenApiResponse(MatchOutput, description="The rematch offered: the others are challenged"),
+            403: OpenApiResponse(ErrorOutput, description="not_seated"),
+            409: OpenApiResponse(ErrorOutput, description="rematch_unavailable"),
+            429: OpenApiResponse(ErrorOutput, description="too_many_open_matches, challenge_cooldown"),
+        },
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        player = signed_in(request)
+        match, created = match_rematch(match_id=match_id, player=player)
+        return Response(
+            match_out(match, viewer=request.user.pk),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
+
+
+class MyChallengesApi(PagedList, APIView):
+    """The open challenges waiting for the caller's answer (accept or decline them), newest first."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(responses=MatchOutput(many=True))
+    def get(self, request: Request) -> Response:
+        return self.page_response(request, incoming_challenges(player=signed_in(request)), MatchOutput)
 
 
 class MatchLeaveApi(APIView):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from django.urls import reverse
 from drf_spectacular.utils import (
     extend_schema_field,
     inline_serializer,
@@ -21,6 +22,7 @@ from games.engine.rules import (
 )
 from games.models import Match, Seat
 from games.selectors import (
+    away_seats,
     match_detail,
 )
 
@@ -48,8 +50,15 @@ class SeatOutput(serializers.Serializer):
         help_text="The seat's client seed, mixed into each deal (docs/RULES.md 11); '' if none.",
     )
 
+    away = serializers.SerializerMethodField(
+        help_text="The seat's person has not been seen for TUTE_AWAY_SECONDS (no page, poll or stream)."
+    )
+
     def get_is_bot(self, seat: Seat) -> bool:
         return bool(seat.bot_level) or bool(seat.player and seat.player.is_bot)
+
+    def get_away(self, seat: Seat) -> bool:
+        return bool(away_seats([seat]))
 
 
 class MatchOutput(serializers.Serializer):
@@ -81,6 +90,30 @@ class MatchOutput(serializers.Serializer):
     next_seed_sha256 = serializers.CharField(
         allow_blank=True, help_text="The commitment to the server seed of the next game the match would deal."
     )
+    private = serializers.BooleanField(help_text="Not listed while open; joined with its invite code.")
+    invite_code = serializers.SerializerMethodField(
+        help_text="A private table's invite code (POST .../join/ with it; the link /join/<code>/), shown to "
+        "its creator only; null otherwise."
+    )
+    invite_url = serializers.SerializerMethodField(help_text="The invite link's path, for the creator.")
+    expires_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="While open: it is called off then (finish_reason expired) unless it starts.",
+    )
+    rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
+
+    def _shown_code(self, match: Match) -> str | None:
+        viewer = self.context.get("viewer")
+        if viewer is None or match.created_by_id != viewer or not match.invite_code:
+            return None
+        return match.invite_code
+
+    def get_invite_code(self, match: Match) -> str | None:
+        return self._shown_code(match)
+
+    def get_invite_url(self, match: Match) -> str | None:
+        code = self._shown_code(match)
+        return reverse("web:join", args=[code]) if code else None
 
     def get_seed_sha256(self, match: Match) -> str | None:
         return match.seed_sha256 or match.next_seed_sha256 or None
@@ -173,6 +206,7 @@ ViewOutput = inline_serializer(
 )
 
 
-def match_out(match: Match) -> dict[str, Any]:
-    """The match as the database has it now (the service that changed it has committed)."""
-    return MatchOutput(found(match.pk)).data
+def match_out(match: Match, *, viewer: int | None = None) -> dict[str, Any]:
+    """The match as the database has it now (the service that changed it has committed); ``viewer`` (a
+    user id) sees the invite code of a table it created."""
+    return MatchOutput(found(match.pk), context={"viewer": viewer}).data

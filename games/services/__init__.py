@@ -1,14 +1,10 @@
 """The games app's services: the only writers of its models."""
 
 from games.services.matches import (
-    challenge_accept,
-    challenge_decline,
     client_seed_set,
     match_abort,
     match_call_off,
     match_create,
-    seat_join,
-    seat_leave,
 )
 from games.services.play import (
     Applied,
@@ -25,8 +21,18 @@ from games.services.players import (
     bot_settings_update,
     bot_token_rotate,
     player_for_user,
+    player_seen,
     token_create,
     token_revoke,
+)
+from games.services.seating import (
+    challenge_accept,
+    challenge_decline,
+    match_rematch,
+    open_tables_sweep,
+    seat_join,
+    seat_leave,
+    seats_fill_with_bots,
 )
 from games.services.specs import Clock, MatchSpec, SeatSpec, match_spec
 
@@ -48,12 +54,16 @@ __all__ = [
     "match_abort",
     "match_call_off",
     "match_create",
+    "match_rematch",
     "match_resign",
     "match_spec",
+    "open_tables_sweep",
     "overdue_turns",
     "player_for_user",
+    "player_seen",
     "seat_join",
     "seat_leave",
+    "seats_fill_with_bots",
     "token_create",
     "token_revoke",
     "turn_timeout",

@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import logging
+import secrets
+from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from games.engine import CODE_OF, RULES_VERSION, State
 from games.engine.fair import commitment, deal_seed
 from games.errors import (
     AbortTooLate,
-    AlreadySeated,
     BoardFixed,
     GameStarted,
-    InvalidSeats,
     ManagedMatch,
     MatchNotInProgress,
-    MatchNotOpen,
     NotAllowed,
-    NotInvited,
     NotSeated,
-    SeatTaken,
     TooManyOpenMatches,
 )
 from games.events import publish_match_event
@@ -30,7 +27,7 @@ from games.models import Action, Board, Game, Match, MatchBoard, Player, Seat
 from games.selectors import MatchContext, match_context
 from games.services.boards import board_create, board_redeal, boards_reveal, new_server_seed
 from games.services.common import set_turn
-from games.services.specs import MatchSpec, check_client_seed, rated_for_bots
+from games.services.specs import MatchSpec, check_client_seed
 from games.states import cache_state, match_rules
 
 log = logging.getLogger(__name__)
@@ -64,6 +61,10 @@ def match_create(*, spec: MatchSpec) -> Match:
         max_timeouts=spec.clock.max_timeouts,
         next_server_seed=server_seed,
         next_seed_sha256=commitment(server_seed),
+        private=spec.private,
+        invite_code=new_invite_code() if spec.private else None,
+        expires_at=None if spec.managed else timezone.now() + timedelta(seconds=_open_seconds(spec)),
+        rematch_of=spec.rematch_of,
     )
     new_seats = [
         Seat(
@@ -81,9 +82,24 @@ def match_create(*, spec: MatchSpec) -> Match:
         MatchBoard.objects.bulk_create(
             [MatchBoard(match=match, number=number, board=board) for number, board in enumerate(spec.boards)]
         )
-    _start_when_ready(MatchContext(match=match, seats=new_seats, game=None, state=None))
+    start_when_ready(MatchContext(match=match, seats=new_seats, game=None, state=None))
     publish_match_event(match, new_seats)  # challenged bots hear of it at once
     return match
+
+
+#: An invite code's random bytes: 96 bits, URL-safe (16 characters); never listed, shown to the creator.
+INVITE_BYTES = 12
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(INVITE_BYTES)
+
+
+def _open_seconds(spec: MatchSpec) -> int:
+    """How long the match may wait open for its seats: a challenge's answer, or a table's people."""
+    if any(not seat.accepted for seat in spec.seats):
+        return int(settings.TUTE_CHALLENGE_EXPIRE_SECONDS)
+    return int(settings.TUTE_TABLE_EXPIRE_SECONDS)
 
 
 def _check_open_matches(creator: Player) -> None:
@@ -100,104 +116,6 @@ def _check_open_matches(creator: Player) -> None:
             f"You have {live} matches open or in play; finish or abort one first (at most {limit}).",
             detail={"limit": limit, "open": live},
         )
-
-
-@transaction.atomic
-def seat_join(
-    *, match_id: int, player: Player, seat: int | None = None, client_seed: str | None = None
-) -> Match:
-    """Take ``seat`` (or the first empty one); the match starts when its last seat is filled.
-
-    The seats are read after the match row's lock, so of two joins at once the second sees the first's
-    seat; the seat's own conditional update and the one-seat-per-player constraint are the last guards.
-    """
-    if client_seed is not None:
-        check_client_seed(client_seed)
-    context = match_context(match_id, lock=True)
-    match, seats = context.match, context.seats
-    if match.status != Match.Status.OPEN:
-        raise MatchNotOpen()
-    if context.seat_of(player) is not None:
-        raise AlreadySeated()
-    if match.rated:
-        rated_for_bots(match.game, [player], True)
-    if seat is None:
-        target = next((s for s in seats if s.is_empty), None)
-        if target is None:
-            raise SeatTaken("No empty seat is left.")
-    else:
-        target = context.seat_at(seat)
-        if target is None:
-            raise InvalidSeats(f"This match has seats 0 to {len(seats) - 1}.")
-        if not target.is_empty:
-            raise SeatTaken(f"Seat {seat} is taken.")
-    try:
-        with transaction.atomic():
-            taken = Seat.objects.filter(pk=target.pk, player__isnull=True, bot_level="").update(
-                player=player, accepted=True, decline_reason="", client_seed=client_seed or ""
-            )
-    except IntegrityError:  # seat_one_per_player: the same player joined another seat meanwhile
-        raise AlreadySeated() from None
-    if taken != 1:
-        raise SeatTaken(f"Seat {target.index} is taken.")
-    target.player, target.accepted, target.decline_reason = player, True, ""
-    target.client_seed = client_seed or ""
-    _start_when_ready(context)
-    return match
-
-
-@transaction.atomic
-def seat_leave(*, match_id: int, player: Player) -> Match:
-    context = match_context(match_id, lock=True)
-    if context.match.status != Match.Status.OPEN:
-        raise MatchNotOpen("Seats can only be left before the match starts; resign instead.")
-    seat = context.seat_of(player)
-    if seat is None:
-        raise NotSeated()
-    seat.player, seat.accepted, seat.client_seed = None, True, ""
-    seat.save(update_fields=["player", "accepted", "client_seed"])
-    return context.match
-
-
-@transaction.atomic
-def challenge_accept(*, match_id: int, player: Player, client_seed: str | None = None) -> Match:
-    """The challenged player takes the seat it was offered (with its client seed, if it gives one)."""
-    if client_seed is not None:
-        check_client_seed(client_seed)
-    context = match_context(match_id, lock=True)
-    seat = _challenged_seat(context, player)
-    seat.accepted = True
-    fields = ["accepted"]
-    if client_seed is not None:
-        seat.client_seed = client_seed
-        fields.append("client_seed")
-    seat.save(update_fields=fields)
-    _start_when_ready(context)
-    return context.match
-
-
-@transaction.atomic
-def challenge_decline(*, match_id: int, player: Player, reason: str = "") -> Match:
-    """The challenged player refuses: the seat is empty again and keeps the reason for the creator."""
-    context = match_context(match_id, lock=True)
-    seat = _challenged_seat(context, player)
-    seat.player = None
-    seat.accepted = True
-    seat.decline_reason = reason[:200] or "declined"
-    seat.client_seed = ""
-    seat.save(update_fields=["player", "accepted", "decline_reason", "client_seed"])
-    return context.match
-
-
-def _challenged_seat(context: MatchContext, player: Player) -> Seat:
-    if context.match.status != Match.Status.OPEN:
-        raise MatchNotOpen("The challenge is no longer open.")
-    seat = context.seat_of(player)
-    if seat is None:
-        raise NotSeated()
-    if seat.accepted:
-        raise NotInvited("That seat is already accepted.")
-    return seat
 
 
 @transaction.atomic
@@ -220,7 +138,7 @@ def match_abort(*, match_id: int, by: Player) -> Match:
         acted = Action.objects.filter(match=match).order_by().values("seat").distinct().count()
         if acted >= match.num_players:
             raise AbortTooLate()
-    return _call_off(context)
+    return call_off(context)
 
 
 @transaction.atomic
@@ -232,14 +150,15 @@ def match_call_off(*, match_id: int) -> Match:
     if match.status not in (Match.Status.OPEN, Match.Status.IN_PROGRESS):
         return match
     log.info("match %s called off by its managing service at ply %s", match.pk, match.ply)
-    return _call_off(context)
+    return call_off(context)
 
 
-def _call_off(context: MatchContext) -> Match:
+def call_off(context: MatchContext, *, reason: str = "aborted") -> Match:
+    """End an open or running match with no result (``reason``: aborted, expired...)."""
     match = context.match
     match.games.filter(status=Game.Status.IN_PROGRESS).update(status=Game.Status.ABANDONED)
     match.status = Match.Status.ABORTED
-    match.finish_reason = "aborted"
+    match.finish_reason = reason
     match.finished_at = timezone.now()
     match.turn_seat = None
     match.turn_deadline = None
@@ -249,14 +168,16 @@ def _call_off(context: MatchContext) -> Match:
     return match
 
 
-def _start_when_ready(context: MatchContext) -> None:
-    """Start the match once every seat is filled and accepted."""
+def start_when_ready(context: MatchContext) -> bool:
+    """Start the match once every seat is filled and accepted; whether it started."""
     match = context.match
     if all(seat.is_ready for seat in context.seats):
         match.status = Match.Status.IN_PROGRESS
         match.started_at = timezone.now()
         # The status is saved with the first turn's fields, in the same UPDATE.
         deal_game(context, number=0, also_save=("status", "started_at"))
+        return True
+    return False
 
 
 #: How often a Tute board is played in a duplicate match (the seats rotated by one each time: Tute 2

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import secrets
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
 from django.utils.text import slugify
 
 from games.errors import HandleTaken, MatchNotOpen, NotABot, NotInvited, NotSeated, PeopleOnly, TokenNotFound
 from games.models import ApiToken, Match, Player, Seat
-from games.services.matches import challenge_accept
+from games.services.seating import challenge_accept
 from games.tokens import token_digest
+from tute_site.caching import cache_add
 
 TOKEN_BYTES = 32
 
@@ -132,3 +136,19 @@ def _accept_waiting_challenges(bot: Player) -> None:
             challenge_accept(match_id=match_id, player=bot)  # a savepoint of its own
         except (MatchNotOpen, NotInvited, NotSeated):
             continue  # answered, declined or called off meanwhile
+
+
+#: A person's presence is written at most this often (a cache key says it was written lately).
+SEEN_EVERY_SECONDS = 10
+
+
+def player_seen(*, user_id: int) -> None:
+    """The person is here now (a page, a poll, a stream): their ``last_seen_at``, which says who is online
+    and who is away from their table. One UPDATE per person per ``SEEN_EVERY_SECONDS`` at most; when the
+    cache is down, every call writes (a cheap conditional update), never an error."""
+    now = timezone.now()
+    if not cache_add(f"tute:seen:{user_id}", 1, SEEN_EVERY_SECONDS):
+        return
+    Player.objects.filter(user_id=user_id).filter(
+        Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now - timedelta(seconds=SEEN_EVERY_SECONDS / 2))
+    ).update(last_seen_at=now)

@@ -11,19 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
 
 from games.bots import BOT_LEVELS
 from games.engine import Rules, RulesError
 from games.engine.fair import client_seed_problem
 from games.engine.rules import PLAYERS
 from games.errors import (
+    ChallengeCooldown,
     InvalidClientSeed,
     InvalidRules,
     InvalidSeats,
     UnknownPlayer,
 )
-from games.models import Board, Match, Player
+from games.models import Board, Match, Player, Seat
 from games.policies import rated_match_refusal
 from games.selectors import SEAT_PLAYER_RELATIONS
 
@@ -74,6 +79,8 @@ class MatchSpec:
     managed: bool
     capped: bool
     boards: tuple[Board, ...] | None
+    private: bool = False
+    rematch_of: Match | None = None
 
 
 def match_spec(
@@ -92,6 +99,8 @@ def match_spec(
     client_seed: str | None = None,
     capped: bool = False,
     boards: Sequence[Board] | None = None,
+    private: bool = False,
+    rematch_of: Match | None = None,
 ) -> MatchSpec:
     """A new match's spec; the creator sits at seat 0 unless ``seats`` says otherwise.
 
@@ -122,6 +131,10 @@ def match_spec(
     ``capped`` (a match asked for by an account, through the API or the website): ``match_create``
     refuses it with ``TooManyOpenMatches`` when the creator already has ``TUTE_MAX_OPEN_MATCHES``
     matches of their own open or in play, so that no account floods the house bots' workers.
+
+    ``private``: the table is not listed (the lobby, the match list while it is open) and is joined with
+    its invite code only. A person who declined the creator's challenge within
+    ``TUTE_CHALLENGE_COOLDOWN_SECONDS`` cannot be challenged by them again yet (``ChallengeCooldown``).
     """
     if seats is not None:
         players = _table_size(game, players, seats)
@@ -142,6 +155,9 @@ def match_spec(
     plans = _seat_plans(
         wanted, by_handle, created_by=created_by, challenge=challenge, client_seed=client_seed
     )
+    for plan in plans:
+        if not plan.accepted and plan.player is not None and not plan.player.is_bot:
+            _check_cooldown(created_by, plan.player)
     return MatchSpec(
         created_by=created_by,
         rules=rules,
@@ -153,7 +169,33 @@ def match_spec(
         managed=managed,
         capped=capped,
         boards=tuple(boards) if boards is not None else None,
+        private=private,
+        rematch_of=rematch_of,
     )
+
+
+def _check_cooldown(challenger: Player, target: Player) -> None:
+    """Refuse a challenge to a person who declined one of ``challenger``'s lately."""
+    seconds = int(settings.TUTE_CHALLENGE_COOLDOWN_SECONDS)
+    if seconds <= 0:
+        return
+    last = (
+        Seat.objects.filter(
+            declined_by=target,
+            match__created_by=challenger.user_id,
+            declined_at__gte=timezone.now() - timedelta(seconds=seconds),
+        )
+        .order_by("-declined_at")
+        .values_list("declined_at", flat=True)
+        .first()
+    )
+    if last is not None:
+        wait = max(int(seconds - (timezone.now() - last).total_seconds()), 1)
+        raise ChallengeCooldown(
+            f"{target.handle} declined your challenge lately: try again in {wait} s.",
+            retry_after=wait,
+            detail={"player": target.handle, "retry_after": wait},
+        )
 
 
 def _table_size(game: str, players: int | None, seats: Sequence[SeatSpec]) -> int:

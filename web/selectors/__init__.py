@@ -5,7 +5,8 @@ players are prefetched, ratings come with their players joined. One module a sub
 re-exported here, so callers keep ``from web import selectors``.
 """
 
-from ratings.selectors import is_provisional  # the pages read it through this module too
+from games.selectors import is_online  # the pages read these through this module too
+from ratings.selectors import is_provisional
 from web.selectors.boards import (
     BoardHolder,
     BoardPlay,
@@ -43,6 +44,12 @@ from web.selectors.matches import (
     table_scoring,
     top_ratings,
     variant_in_force,
+)
+from web.selectors.people import (
+    match_by_invite,
+    open_table_seats,
+    people_at,
+    rematch_offer,
 )
 from web.selectors.replay import (
     REPLAY_CACHE_SECONDS,
@@ -95,15 +102,19 @@ __all__ = [
     "duplicate_board_summary",
     "entry_of",
     "game_replay",
+    "is_online",
     "is_provisional",
     "leaderboard_page",
     "live_matches",
+    "match_by_invite",
     "match_outcome",
     "match_page",
     "match_replay",
     "my_outcome",
+    "open_table_seats",
     "organiser_clubs",
     "organises",
+    "people_at",
     "player_by_handle",
     "player_match_rows",
     "player_matches",
@@ -114,6 +125,7 @@ __all__ = [
     "rating_label",
     "recent_matches",
     "rematch_fields",
+    "rematch_offer",
     "replay_index",
     "replay_page",
     "replay_whole",

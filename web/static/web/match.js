@@ -472,6 +472,17 @@
       return d.status === "finished" || d.status === "aborted";
     };
 
+    // Seats whose person has not been seen lately (the server says which): "away", their clock running.
+    var markAway = function (away) {
+      Array.prototype.forEach.call(live.querySelectorAll(".seat-box"), function (box) {
+        var gone = (away || []).indexOf(parseInt(box.dataset.seat, 10)) >= 0;
+        box.classList.toggle("away", gone);
+        var tag = box.querySelector(".away-tag");
+        if (gone && !tag) box.querySelector(".name").appendChild(el("span", "tag away-tag", S.away));
+        if (!gone && tag) tag.remove();
+      });
+    };
+
     // Draw one moment; returns how long it should stay before the next one.
     var render = function (d) {
       var before = shown;
@@ -483,6 +494,7 @@
       if (d.clock !== undefined) {
         clock = d.clock;
         clockAt = Date.now();
+        if (clock) markAway(clock.away);
       }
       delete live.dataset.warned;
       if (finished(d)) {
@@ -708,6 +720,9 @@
         failures = 0;
         receive(JSON.parse(ev.data));
       });
+      source.addEventListener("presence", function (ev) {
+        markAway(JSON.parse(ev.data).away);
+      });
       source.addEventListener("bye", function () {
         source.close();
         if (!finished(shown || {})) window.setTimeout(connect, 200);
@@ -730,6 +745,7 @@
     });
 
     show(shown);
+    if (clock) markAway(clock.away);
     if (!finished(shown || { status: live.dataset.status })) connect();
     window.setInterval(tickClock, 500);
   }
