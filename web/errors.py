@@ -54,6 +54,20 @@ MESSAGES = {
     "invalid_correction": _("That correction is not valid."),
     "correction_blocked": _("That result can no longer be corrected: later rounds depend on it."),
     "no_bracket": _("This tournament has no bracket."),
+    "invite_required": _("This table is private: you need its invite link."),
+    "challenge_cooldown": _("That player declined your last challenge a short while ago: try again later."),
+    "rematch_unavailable": _("A rematch is offered after a finished match, by one of its players."),
+    "too_many_open_matches": _(
+        "You have as many matches open or in play as an account may: finish or abort one first."
+    ),
+    "abort_too_late": _("Every seat has played already: the match can only be resigned now."),
+    "seek_not_found": _("There is no such search of yours."),
+    "seek_exists": _("You are already looking for a game of this kind."),
+    "seek_matched": _("This search found its match already."),
+    "too_many_seeks": _("You started too many searches lately: wait a little."),
+    "seek_out_of_range": _("Your rating is outside the range this player asked for."),
+    "invalid_seek": _("That search does not fit the game."),
+    "people_only": _("Only people may do that, not bot accounts."),
 }
 
 
