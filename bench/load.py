@@ -30,9 +30,12 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +62,7 @@ from django.contrib.auth.models import User
 from games.services import player_for_user, token_create
 out = []
 for i in range(COUNT):
-    user = User.objects.create_user(username=f"load-PREFIX-{i}")
+    user = User.objects.create_user(username=f"PREFIX-{i}")
     out.append({"handle": player_for_user(user=user).handle, "token": token_create(user=user)})
 print(json.dumps(out))
 """
@@ -80,8 +83,17 @@ print(json.dumps(replies))
 """
 
 
+def accounts(env: dict[str, str], count: int, prefix: str) -> list[dict[str, str]]:
+    """``count`` new accounts (``prefix-0``, ...): each one's handle and API token."""
+    out = manage(env, code=PEOPLE.replace("COUNT", str(count)).replace("PREFIX", prefix))
+    return json.loads(out.strip().splitlines()[-1])
+
+
 class Person(threading.Thread):
     """One person: plays match after match against the house bots through the API until told to stop."""
+
+    THINK = (1.0, 3.0)  # seconds a person thinks before acting
+    POLL = POLL_SECONDS
 
     def __init__(
         self, port: int, index: int, handle: str, token: str, bot: str, stop: threading.Event
@@ -135,6 +147,10 @@ class Person(threading.Thread):
         except ValueError:
             return response.status, None, seconds
 
+    def failed(self, what: str, status: int, out: Any) -> None:
+        """An answer other than the one expected."""
+        self.failures.append(f"{what}: {status} {out}")
+
     def new_match(self) -> int | None:
         game = GAMES[(self.index + len(self.matches)) % len(GAMES)]
         bots = {"tute2": 1, "tute4": 3, "pocha": 2}[game]
@@ -147,40 +163,44 @@ class Person(threading.Thread):
             body["options"] = {"pocha_sequence": [3, 4, 5]}
         status, out, _ = self.call("POST", "/api/v1/matches/", body)
         if status != 201:
-            self.failures.append(f"create: {status} {out}")
+            self.failed("create", status, out)
             return None
         self.matches.append(int(out["id"]))
         return int(out["id"])
 
-    def run(self) -> None:
-        match: int | None = None
+    def play(self, match: int) -> str | None:
+        """Play the seat's turns of ``match`` until it ends (its final status) or the person is told to stop
+        (None)."""
         while not self.stop.is_set():
-            if match is None:
-                match = self.new_match()
-                if match is None:
-                    time.sleep(1)
-                    continue
             status, view, seconds = self.call("GET", f"/api/v1/matches/{match}/view/")
             if status != 200:
-                self.failures.append(f"view: {status} {view}")
+                self.failed("view", status, view)
                 time.sleep(1)
                 continue
             self.views.append(seconds)
             if view["status"] != "in_progress":
                 self.finished += view["status"] == "finished"
-                match = None
-                continue
+                return str(view["status"])
             while view.get("legal") and not self.stop.is_set():
-                time.sleep(self.rng.uniform(1.0, 3.0))  # a person thinks
+                time.sleep(self.rng.uniform(*self.THINK))  # a person thinks
                 body = {"action": self.rng.choice(view["legal"]), "ply": view["ply"]}
                 status, out, seconds = self.call("POST", f"/api/v1/matches/{match}/actions/", body)
                 if status != 200:
-                    self.failures.append(f"action: {status} {out}")
+                    self.failed("action", status, out)
                     break
                 self.actions.append(seconds)
                 self.moves += 1
                 view = out  # the answer is the seat's new view: it plays on from it when it acts again
-            time.sleep(POLL_SECONDS)
+            time.sleep(self.POLL)
+        return None
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            match = self.new_match()
+            if match is None:
+                time.sleep(1)
+                continue
+            self.play(match)
         self.conn.close()
 
 
@@ -210,15 +230,14 @@ def wait_healthy(port: int, timeout: float = 60.0) -> None:
     raise SystemExit(f"gunicorn did not answer /health/ on port {port} within {timeout:g} s")
 
 
-def round_of(env: dict[str, str], port: int, count: int, seconds: float, bot: str) -> None:
-    accounts = json.loads(
-        manage(env, code=PEOPLE.replace("COUNT", str(count)).replace("PREFIX", f"{count}-{os.getpid()}"))
-        .strip()
-        .splitlines()[-1]
-    )
-    stop = threading.Event()
-    people = [Person(port, i, a["handle"], a["token"], bot, stop) for i, a in enumerate(accounts)]
-    log(f"{count} people playing the {bot} house bots for {seconds:g} s")
+def ms(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return f"p50 {1000 * statistics.median(values):.0f} ms, p99 {1000 * percentile(values, 0.99):.0f} ms"
+
+
+def crowd(people: list[Person], seconds: float, stop: threading.Event) -> tuple[float, float, float]:
+    """Start ``people`` spread out, let them play ``seconds``, stop them: the load average then."""
     for person in people:
         person.start()
         time.sleep(0.05)  # people arrive spread out, not in one millisecond
@@ -226,7 +245,17 @@ def round_of(env: dict[str, str], port: int, count: int, seconds: float, bot: st
     stop.set()
     for person in people:
         person.join(timeout=60)
-    load = os.getloadavg()
+    return os.getloadavg()
+
+
+def round_of(env: dict[str, str], port: int, count: int, seconds: float, bot: str) -> None:
+    stop = threading.Event()
+    people = [
+        Person(port, i, a["handle"], a["token"], bot, stop)
+        for i, a in enumerate(accounts(env, count, f"load-{count}-{os.getpid()}"))
+    ]
+    log(f"{count} people playing the {bot} house bots for {seconds:g} s")
+    load = crowd(people, seconds, stop)
     matches = [m for p in people for m in p.matches]
     replies: list[float] = json.loads(
         manage(env, code=BOT_REPLIES.replace("MATCHES", repr(matches))).strip().splitlines()[-1]
@@ -234,10 +263,6 @@ def round_of(env: dict[str, str], port: int, count: int, seconds: float, bot: st
     views = [s for p in people for s in p.views]
     actions = [s for p in people for s in p.actions]
     failures = [f for p in people for f in p.failures]
-
-    def ms(values: list[float]) -> str:
-        return f"p50 {1000 * statistics.median(values):.0f} ms, p99 {1000 * percentile(values, 0.99):.0f} ms"
-
     print()
     print(f"=== {count} people vs the {bot} house bots, {seconds:g} s (load average {load[0]:.2f}) ===")
     print(
@@ -253,23 +278,31 @@ def round_of(env: dict[str, str], port: int, count: int, seconds: float, bot: st
     print(flush=True)
 
 
-def main() -> None:
+def arguments(
+    description: str, *, people: str, seconds: float, db: str, http_port: int, redis_port: int
+) -> argparse.ArgumentParser:
+    """The options every round-by-round bench of the production layout takes."""
     parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--people", default="16,40", help="a round per number, in turn (default 16,40)")
-    parser.add_argument("--seconds", type=float, default=180.0, help="each round's length (default 180)")
-    parser.add_argument("--bot", default="search", help="the house level the people play (default search)")
-    parser.add_argument("--db", default="tute_load")
+    parser.add_argument("--people", default=people, help=f"a round per number, in turn (default {people})")
+    parser.add_argument(
+        "--seconds", type=float, default=seconds, help=f"each round's length (default {seconds:g})"
+    )
+    parser.add_argument("--db", default=db)
     parser.add_argument(
         "--postgres", default=os.environ.get("BENCH_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432")
     )
-    parser.add_argument("--http-port", type=int, default=8170)
-    parser.add_argument("--redis-port", type=int, default=6399)
-    args = parser.parse_args()
+    parser.add_argument("--http-port", type=int, default=http_port)
+    parser.add_argument("--redis-port", type=int, default=redis_port)
+    return parser
 
-    tmp = Path(f"/tmp/tute-load-{os.getpid()}")
-    tmp.mkdir(parents=True, exist_ok=True)
+
+@contextmanager
+def service(args: argparse.Namespace, name: str) -> Iterator[dict[str, str]]:
+    """The throwaway database ``args.db``, a private redis-server and docs/DEPLOY.md's processes on
+    production settings, up and answering: the environment to run manage.py in. All stopped and the
+    database dropped on the way out."""
     recreate_database(args.postgres, args.db)
     redis = f"redis://127.0.0.1:{args.redis_port}"
     env = {
@@ -281,7 +314,7 @@ def main() -> None:
         # Production settings (DEBUG off), as a deployment runs them; plain HTTP on loopback. The
         # per-account and per-address limits stay out of the way of one machine's simulated crowd.
         "DJANGO_DEBUG": "0",
-        "DJANGO_SECRET_KEY": "load-bench-only-" + uuid.uuid4().hex * 2,
+        "DJANGO_SECRET_KEY": f"{name}-bench-only-" + uuid.uuid4().hex * 2,
         "DJANGO_SECURE_SSL_REDIRECT": "0",
         "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost",
         "TUTE_THROTTLE_USER": "100000/min",
@@ -301,17 +334,19 @@ def main() -> None:
             "no",
         ],
         env,
-        log_prefix="tute-load-redis-",
+        log_prefix=f"tute-{name}-redis-",
     )
     children: list[Child] = []
+    tmp = tempfile.TemporaryDirectory(prefix=f"tute-{name}-")
     try:
         manage(env, "migrate", "--verbosity", "0")
-        for name, command in service_commands(args.http_port, tmp / "celerybeat-schedule").items():
-            children.append(Child(command, env, log_prefix=f"tute-load-{name}-"))
+        for process, command in service_commands(
+            args.http_port, Path(tmp.name) / "celerybeat-schedule"
+        ).items():
+            children.append(Child(command, env, log_prefix=f"tute-{name}-{process}-"))
         wait_healthy(args.http_port)
         time.sleep(3)  # the worker and beat under way
-        for count in (int(n) for n in args.people.split(",")):
-            round_of(env, args.http_port, count, args.seconds, args.bot)
+        yield env
     finally:
         for child in reversed(children):
             exited = child.proc.poll()
@@ -322,6 +357,18 @@ def main() -> None:
             child.stop()
         redis_server.stop()
         drop_database(args.postgres, args.db)
+        tmp.cleanup()
+
+
+def main() -> None:
+    parser = arguments(
+        __doc__, people="16,40", seconds=180.0, db="tute_load", http_port=8170, redis_port=6399
+    )
+    parser.add_argument("--bot", default="search", help="the house level the people play (default search)")
+    args = parser.parse_args()
+    with service(args, "load") as env:
+        for count in (int(n) for n in args.people.split(",")):
+            round_of(env, args.http_port, count, args.seconds, args.bot)
 
 
 if __name__ == "__main__":

@@ -17,9 +17,10 @@ from games.services import player_seen
 from lobby.selectors import lobby_snapshot
 from lobby.services import seeks_seen
 
-#: How often the lobby is looked at with no wake-up (its seeks' waiting times and windows grow).
+#: How often the lobby is looked at with no wake-up (its seeks' waiting times and windows grow). A quiet
+#: look writes a keep-alive comment, so a closed tab's stream (and its slot under the stream caps) ends
+#: within this long.
 LOOK_SECONDS = 5.0
-KEEPALIVE_SECONDS = 15.0
 #: A stream ends after this long; EventSource reconnects by itself.
 STREAM_SECONDS = 55.0
 RETRY_MS = 1000
@@ -29,7 +30,6 @@ def lobby_lines(*, player: Player | None, max_seconds: float = STREAM_SECONDS) -
     """``event: lobby`` with the whole snapshot when it changed since the last one sent; keep-alives."""
     started = time.monotonic()
     sent: str | None = None
-    quiet_since = started
     yield f"retry: {RETRY_MS}\n\n".encode()
     with waiter_on(LOBBY_CHANNEL) as waiter:
         while True:
@@ -40,10 +40,9 @@ def lobby_lines(*, player: Player | None, max_seconds: float = STREAM_SECONDS) -
             now = time.monotonic()
             if data != sent:
                 yield f"event: lobby\ndata: {data}\n\n".encode()
-                sent, quiet_since = data, now
-            elif now - quiet_since >= KEEPALIVE_SECONDS:
+                sent = data
+            else:
                 yield b": keepalive\n\n"
-                quiet_since = now
             left = max_seconds - (now - started)
             if left <= 0:
                 break

@@ -44,7 +44,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "scoring": selectors.table_scoring(match),
             "replay": _replay_data(match, replay),
             "js_strings": js_strings(),
-            "live": live_now,
+            # An open table shows its seats (#open-table, which reloads when it starts), not the felt.
+            "live": live_now and match.status != Match.Status.OPEN,
             "outcome": selectors.match_outcome(
                 match, cantes=replay[-1].steps[-1]["cantes"] if replay and replay[-1].steps else None
             ),

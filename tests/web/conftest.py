@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Iterator
 from typing import Any, cast
@@ -15,6 +16,9 @@ from games.services import action_submit, bot_turn_play, player_for_user
 from games.states import game_state
 from ratings.models import Rating
 from tests.factories import MatchFactory, PlayerFactory, UserFactory, current_game
+from tests.services import require_service
+from tests.web.browsing import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, _tab
+from tests.workers import Worker, broker_url_for_tests, worker_running
 
 
 @pytest.fixture(autouse=True)
@@ -139,3 +143,58 @@ def rate(pool: str, player: Player, rating: float, matches: int = 12) -> Rating:
 @pytest.fixture
 def make_person(db: None) -> Callable[[str], Player]:
     return person
+
+
+# -- browser tests (tests/web/browsing.py has their helpers) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless chromium for the module (Debian's, never a downloaded one)."""
+    require_service("Chromium", CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install -y chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:  # the dev extra is not installed
+        require_service("Playwright", False, str(exc))
+        raise
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still sync.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+
+
+@pytest.fixture
+def site(live_server: Any, settings: Any) -> str:
+    """The live server's URL; cookies without the Secure flag, since it speaks plain HTTP."""
+    settings.SESSION_COOKIE_SECURE = False
+    settings.CSRF_COOKIE_SECURE = False
+    return str(live_server.url)
+
+
+@pytest.fixture
+def page(browser: Any, site: str) -> Iterator[Any]:
+    yield from _tab(browser, DESKTOP)
+
+
+@pytest.fixture
+def phone(browser: Any, site: str) -> Iterator[Any]:
+    """A tab the size of a phone (390x844)."""
+    yield from _tab(browser, PHONE)
+
+
+@pytest.fixture
+def worker(
+    postgres_required: None, redis_url: str, settings: Any, transactional_db: None
+) -> Iterator[Worker]:
+    """A real Celery worker on the test database; this process publishes to its broker."""
+    url = broker_url_for_tests(redis_url)
+    settings.TUTE_EVENTS_URL = url
+    with worker_running(url) as running:
+        yield running

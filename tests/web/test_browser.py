@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import shutil
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,119 +23,22 @@ import pytest
 
 from games.models import Match, Player
 from ratings.models import Rating
-from tests.services import require_service
-from tests.workers import (
-    Worker,
-    broker_url_for_tests,
-    wait_for,
-    worker_running,
+from tests.web.browsing import (
+    DESKTOP,
+    LEGAL,
+    PASSWORD,
+    PHONE,
+    SCREENSHOTS,
+    _tab,
+    assert_fits_and_accessible,
+    shown_plies,
+    sign_up,
 )
+from tests.workers import Worker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-PASSWORD = "s3cret-Baraja-40"
 GAME_SECONDS = 180.0
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One headless chromium for the module (Debian's, never a downloaded one)."""
-    require_service("Chromium", CHROMIUM.exists(), f"{CHROMIUM} is missing: apt-get install -y chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError as exc:  # the dev extra is not installed
-        require_service("Playwright", False, str(exc))
-        raise
-    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still sync.
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True
-        )
-        try:
-            yield chromium
-        finally:
-            chromium.close()
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-
-
-@pytest.fixture
-def site(live_server: Any, settings: Any) -> str:
-    """The live server's URL; cookies without the Secure flag, since it speaks plain HTTP."""
-    settings.SESSION_COOKIE_SECURE = False
-    settings.CSRF_COOKIE_SECURE = False
-    return str(live_server.url)
-
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1200, "height": 900}
-
-
-def _tab(browser: Any, viewport: dict[str, int]) -> Iterator[Any]:
-    context = browser.new_context(viewport=viewport, locale="en-US")
-    tab = context.new_page()
-    tab.set_default_timeout(30_000)
-    errors: list[str] = []
-    tab.on("pageerror", lambda exc: errors.append(str(exc)))
-    tab.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    tab.tute_errors = errors  # a test that provokes an error on purpose takes it off this list
-    yield tab
-    context.close()
-    assert errors == [], f"JavaScript or console errors on the page: {errors}"
-
-
-@pytest.fixture
-def page(browser: Any, site: str) -> Iterator[Any]:
-    yield from _tab(browser, DESKTOP)
-
-
-@pytest.fixture
-def phone(browser: Any, site: str) -> Iterator[Any]:
-    """A tab the size of a phone (390x844)."""
-    yield from _tab(browser, PHONE)
-
-
-def assert_fits_and_accessible(page: Any, what: str) -> None:
-    """No sideways scroll, and axe-core finds no WCAG violation in the page as it is now."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    overflow = page.evaluate(
-        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
-    )
-    assert overflow <= 0, f"{what}: the page scrolls sideways by {overflow} px"
-    # The page at rest: a card still fading in (.played's deal-in animation) has a contrast of its own
-    # for a quarter of a second, longer on a busy machine.
-    page.evaluate("() => Promise.all(document.getAnimations().map((a) => a.finished))")
-    results = Axe().run(page)
-    assert results.violations_count == 0, f"{what}: {results.generate_report()}"
-
-
-def shown_plies(page: Any, match_id: int) -> list[int]:
-    """The plies the match page drew, in order (its own record, kept in sessionStorage)."""
-    return list(page.evaluate(f"() => JSON.parse(sessionStorage.getItem('tute:shown:{match_id}') || '[]')"))
-
-
-@pytest.fixture
-def worker(
-    postgres_required: None, redis_url: str, settings: Any, transactional_db: None
-) -> Iterator[Worker]:
-    """A real Celery worker on the test database; this process publishes to its broker."""
-    url = broker_url_for_tests(redis_url)
-    settings.TUTE_EVENTS_URL = url
-    with worker_running(url) as running:
-        yield running
 
 
 def shoot(page: Any, name: str, tmp_path: Path) -> None:
@@ -147,20 +49,6 @@ def shoot(page: Any, name: str, tmp_path: Path) -> None:
     if os.environ.get("TUTE_SCREENSHOTS") == "1":
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(target, SCREENSHOTS / f"{name}.png")
-
-
-def sign_up(page: Any, site: str, username: str) -> None:
-    page.goto(f"{site}/signup/")
-    page.fill("#id_username", username)
-    page.fill("#id_email", f"{username}@example.com")
-    page.fill("#id_password1", PASSWORD)
-    page.fill("#id_password2", PASSWORD)
-    page.click("#signup-form button[type=submit]")
-    page.wait_for_url(f"{site}/")
-    assert page.locator("header .me").inner_text() == username
-
-
-LEGAL = "#live [data-action].legal:enabled"
 
 
 def play_to_the_end(page: Any, *, timeout: float, shots: Path | None = None, on_turn: Any = None) -> int:

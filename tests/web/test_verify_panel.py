@@ -15,7 +15,6 @@ from django.test import Client
 from games.models import Game, Match
 from games.services.luck import game_luck_compute
 from tests.web.conftest import bot_match, person, play_out
-from tests.web.test_browser import browser  # noqa: F401 (the module's chromium fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +52,7 @@ def test_no_panel_and_no_seed_while_the_match_is_played(client: Client) -> None:
     assert game.server_seed not in html and game.seed not in html
 
 
-def run_panel(browser: Any, html: str) -> str:  # noqa: F811
+def run_panel(browser: Any, html: str) -> str:
     page = browser.new_page()
     try:
         page.route("**/*", lambda route: route.abort())  # no server at all: the page alone
@@ -66,7 +65,7 @@ def run_panel(browser: Any, html: str) -> str:  # noqa: F811
 
 
 @pytest.mark.parametrize("game", ["tute2", "tute4", "pocha"])
-def test_the_browser_recomputes_every_card(browser: Any, client: Client, game: str) -> None:  # noqa: F811
+def test_the_browser_recomputes_every_card(browser: Any, client: Client, game: str) -> None:
     match = finished(game)
     html = client.get(f"/matches/{match.pk}/").content.decode()
     text = run_panel(browser, html)
@@ -81,7 +80,7 @@ def test_the_browser_recomputes_every_card(browser: Any, client: Client, game: s
     assert not re.search(r"\b(?:[1-9]|1[0-2])[OCEB]\b", "\n".join(dealt)), dealt
 
 
-def test_the_browser_catches_a_card_the_seeds_do_not_give(browser: Any, client: Client) -> None:  # noqa: F811
+def test_the_browser_catches_a_card_the_seeds_do_not_give(browser: Any, client: Client) -> None:
     match = finished()
     html = client.get(f"/matches/{match.pk}/").content.decode()
     [data] = panel_data(html)

@@ -122,9 +122,11 @@
     };
     window.setInterval(lookSeek, SEEK_MS); // also while the tab is hidden: that keeps the seek alive
     lookSeek();
-    window.setInterval(function () {
+    var tick = function () {
       if (waited) waited.textContent = fmt(waited.dataset.label, { t: clockText((Date.now() - created) / 1000) });
-    }, 1000);
+    };
+    tick();
+    window.setInterval(tick, 1000);
   }
 
   /* -- an open table: reload when its seats or its status change */
