@@ -199,6 +199,20 @@ LOBBY_OUTPUT = inline_serializer(
 )
 
 
+#: One Server-Sent Event of the stream, as a client's parser gives it: ``lobby`` (``data``: the lobby as
+#: GET /api/v1/lobby/ answers it, as JSON text) or ``bye``; keep-alive comments are no events.
+SSE_EVENT = {
+    "type": "object",
+    "properties": {
+        "event": {"type": "string", "enum": ["lobby", "bye"]},
+        "data": {"type": "string", "description": "JSON text"},
+        "id": {"type": "string"},
+        "retry": {"type": "integer"},
+    },
+    "required": ["data"],
+}
+
+
 class LobbyApi(APIView):
     permission_classes = [AllowAny]
 
@@ -228,7 +242,7 @@ class LobbyStreamApi(APIView):
     @extend_schema(
         parameters=[FilterSerializer],
         responses={
-            (200, "text/event-stream"): str,
+            (200, "text/event-stream"): SSE_EVENT,
             429: OpenApiResponse(ErrorOutput, description="too_many_streams"),
         },
         description=f"The lobby live: one `lobby` event at once and one each time it changes, keep-alive comments "

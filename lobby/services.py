@@ -5,8 +5,9 @@ seek) takes the waiting seeks oldest first. Two seeks fit when they ask for the 
 rated or not and clock, each one's rating is within the other's range (if it gave one), and their
 ratings differ by no more than either one's window: ``TUTE_SEEK_RATING_WINDOW`` points, widened by
 ``TUTE_SEEK_WINDOW_GROWTH`` a second of its waiting. A table is seated when enough seeks fit each other;
-a seek with ``bots_after_seconds`` that waited that long is seated with the fitting seeks that also
-take bots and waited theirs, and house bots of the level rated nearest them in the others' seats.
+a seek with ``bots_after_seconds`` that waited that long is seated with the seeks that fit it then
+(however they chose to wait: more people at the table, fewer bots), and house bots of the level rated
+nearest them in the other seats.
 """
 
 from __future__ import annotations
@@ -225,8 +226,7 @@ def seeks_pair() -> Paired:
         if len(group) < anchor.num_players:
             if not _bots_due(anchor, now):
                 continue
-            willing = [s for s in free if _bots_due(s, now)]
-            group = _group(anchor, willing, now, size=anchor.num_players)
+            # Its wait for people is over: the people who fit it now sit with it, house bots in the rest.
             bots = anchor.num_players - len(group)
         match = _seat(group, bots=bots, now=now)
         made.append(match.pk)

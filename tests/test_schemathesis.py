@@ -54,6 +54,8 @@ REFUSED_FOR_A_REASON = {
     # a format, a game and their rounds that do not go together (Pocha plays pocha_tables, Swiss rounds)
     ("POST /api/v1/tournaments/", "invalid_tournament"),
     ("PUT /api/v1/tournaments/{tournament_id}/", "invalid_tournament"),
+    # a seek's table size that is not its game's (Tute 2: 2, Tute 4: 4), or a rating range upside down
+    ("POST /api/v1/seeks/", "invalid_seek"),
     # a push URL must resolve, to a public address: DNS decides, not the schema
     ("PATCH /api/v1/bots/{handle}/", "invalid_push_url"),
 }
@@ -140,7 +142,7 @@ def test_every_answer_is_documented(api_world: dict[str, Any], live_server: Any)
 
     def call(case: Any) -> None:
         nonlocal calls
-        if case.operation.path == "/api/v1/stream/events/":
+        if case.operation.path in ("/api/v1/stream/events/", "/api/v1/lobby/stream/"):
             case.query = {"max_seconds": 1}  # a stream is open for as long as asked: one second here
         token = api_world["token"]
         # A generated DELETE /me/tokens/{id}/ may have revoked it: a new one, then.

@@ -297,7 +297,8 @@ class TournamentForm(forms.Form):
             ("card_point_difference", _("Card points +/-")),
         ],
         required=False,
-        widget=forms.CheckboxSelectMultiple,
+        # An elimination's standings are its placements: tie-breaks order the formats that rank by points.
+        widget=forms.CheckboxSelectMultiple(attrs={"data-formats": "round_robin swiss pocha_tables"}),
     )
     rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
     time_zone = forms.CharField(

@@ -141,6 +141,22 @@ def test_two_people_with_bots_allowed_sit_together_with_bots_for_the_rest(
     assert [s.player_id for s in seats[:2]] == [ana.pk, ben.pk] and all(s.bot_level for s in seats[2:])
 
 
+def test_people_waiting_with_a_seek_whose_bots_are_due_sit_with_it(rated: Callable[..., Player]) -> None:
+    # given: three people for Tute 4, only one of them taking house bots (after 10 s)
+    ana, ben, cris = (rated(r, "tute4") for r in (1500, 1520, 1540))
+    a = seek_create(player=ana, game="tute4", bots_after_seconds=10)
+    seek_create(player=ben, game="tute4")
+    seek_create(player=cris, game="tute4")
+    assert seeks_pair().matches == []
+    # when: ana's wait for people is over
+    aged(a, 11)
+    (match_id,) = seeks_pair().matches
+    # then: the three sit together, one house bot in the fourth seat
+    seats = list(Match.objects.get(pk=match_id).seats.order_by("index"))
+    assert {s.player_id for s in seats if s.player_id} == {ana.pk, ben.pk, cris.pk}
+    assert len([s for s in seats if s.bot_level]) == 1
+
+
 def test_one_waiting_seek_per_game_and_people_only(rated: Callable[..., Player]) -> None:
     ana = rated(1500)
     first = seek_create(player=ana, game="tute2")

@@ -267,3 +267,13 @@ def test_duplicate_scoring_is_offered_and_taken_for_duplicate_matches_only(
     assert list(errors) == ["duplicate_scoring"]
     assert ("Duplicado" if language == "es" else "Duplicate") in errors["duplicate_scoring"]
     assert not Tournament.objects.exists()
+
+
+def test_tie_breaks_are_offered_for_the_formats_that_rank_by_points_only(client: Client) -> None:
+    ana = person("ana")
+    club_create(name="Peña", slug="pena", by=ana)
+    client.force_login(ana.user)
+    form = client.get(reverse("web:tournament-new")).content.decode()
+    boxes = re.findall(r'<input type="checkbox" name="tie_breaks"[^>]*>', form)
+    assert len(boxes) == 5
+    assert all('data-formats="round_robin swiss pocha_tables"' in box for box in boxes)

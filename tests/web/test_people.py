@@ -236,3 +236,28 @@ def test_the_creator_seats_house_bots_from_the_table_page(client: Client) -> Non
     signed_in(client, ana).post(f"/matches/{match.pk}/bots/", {"bot": "random"})
     match.refresh_from_db()
     assert match.status == Match.Status.IN_PROGRESS
+
+
+def test_the_match_stream_tells_the_table_which_seats_are_away() -> None:
+    from web.live import Presence, clock
+
+    ana, ben = person("ana"), person("ben")
+    match = match_create(
+        spec=match_spec(
+            created_by=ana,
+            game="tute2",
+            seats=[SeatSpec(player=ana.handle), SeatSpec(player=ben.handle)],
+            challenge=False,
+        )
+    )
+    Player.objects.filter(pk=ben.pk).update(last_seen_at=timezone.now() - timedelta(minutes=2))
+    presence = Presence(match.pk, ana)
+    presence.seen()  # ana watches: she is here
+    event = presence.event()
+    assert event == b'event: presence\ndata: {"away": [1]}\n\n'
+    assert presence.event() is None  # said once, until it changes
+    Player.objects.filter(pk=ben.pk).update(last_seen_at=timezone.now())
+    assert presence.event() == b'event: presence\ndata: {"away": []}\n\n'
+    match.refresh_from_db()
+    seats = list(match.seats.select_related("player"))
+    assert clock(match, seats)["away"] == []

@@ -225,6 +225,15 @@
     var drawLobby = function (data) {
       var n = data.online.count;
       document.getElementById("lobby-online").textContent = fmt(n === 1 ? L.onlineOne : L.onlineMany, { n: n });
+      var online = document.getElementById("lobby-online-list");
+      online.textContent = "";
+      data.online.players.forEach(function (handle, i) {
+        if (i) online.appendChild(document.createTextNode(", "));
+        else online.appendChild(document.createTextNode(": "));
+        var a = el("a", null, handle);
+        a.href = L.playerUrl.replace("/handle/", "/" + encodeURIComponent(handle) + "/");
+        online.appendChild(a);
+      });
       var body = document.querySelector("#lobby-tables tbody");
       body.textContent = "";
       if (!data.tables.length) {
