@@ -163,3 +163,21 @@ class NoBracket(ApplicationError):
     code = "no_bracket"
     http_status = status.HTTP_404_NOT_FOUND
     message = "This tournament has no bracket (it is not an elimination, or it has not started)."
+
+
+class InvalidResult(ApplicationError):
+    code = "invalid_result"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "That result cannot have been played: check the points, the hands and the positions."
+
+
+class NotOverTheBoard(ApplicationError):
+    code = "not_over_the_board"
+    http_status = status.HTTP_409_CONFLICT
+    message = "This match is played on the site: its result comes from the match itself."
+
+
+class RoundClosed(ApplicationError):
+    code = "round_closed"
+    http_status = status.HTTP_409_CONFLICT
+    message = "That round is closed: every table has its result. Change a result with a correction."

@@ -71,6 +71,10 @@ class Tournament(models.Model):
         MATCHPOINTS = "matchpoints", "Matchpoints: 2 per other table beaten on the same cards, 1 per tie"
         TOTAL_POINTS = "total_points", "Total points: the sum of the scores made on the same cards"
 
+    class Play(models.TextChoices):
+        ONLINE = "online", "Online: every match is played on the site"
+        TABLE = "table", "Over the board: played at real tables, results entered here"
+
     class Status(models.TextChoices):
         REGISTRATION = "registration", "Registration"
         RUNNING = "running", "Running"
@@ -96,6 +100,12 @@ class Tournament(models.Model):
         help_text="Duplicate tournaments (match_format duplicate): how tables on the same boards are compared.",
     )
     format = models.CharField(max_length=12, choices=Format.choices)
+    play = models.CharField(
+        max_length=8,
+        choices=Play.choices,
+        default=Play.ONLINE,
+        help_text="Over the board, a round's pairings get table numbers and wait for their entered results.",
+    )
     third_place = models.BooleanField(default=False, help_text="Single elimination: a third-place match.")
     grand_final_reset = models.BooleanField(
         default=True,
@@ -142,6 +152,12 @@ class Tournament(models.Model):
             models.CheckConstraint(
                 condition=Q(duplicate_scoring__in=["matchpoints", "total_points"]),
                 name="tournament_duplicate_scoring_valid",
+            ),
+            models.CheckConstraint(condition=Q(play__in=["online", "table"]), name="tournament_play_valid"),
+            # Duplicate boards are dealt by the server: over the board there is nobody to deal them.
+            models.CheckConstraint(
+                condition=Q(play="online") | ~Q(match_format="duplicate"),
+                name="tournament_table_not_duplicate",
             ),
             models.CheckConstraint(
                 condition=~Q(format="swiss") | Q(swiss_rounds__isnull=False, swiss_rounds__gte=1),
@@ -406,3 +422,24 @@ class Correction(models.Model):
 
     def __str__(self) -> str:
         return f"correction of {self.tournament_match_id}"
+
+
+class ResultEntry(models.Model):
+    """One entry of an over-the-board table's result (or of its change): what was entered, by whom and
+    when, and the result it made. The log of a table's results; the table's own fields hold the last."""
+
+    tournament_match = models.ForeignKey(TournamentMatch, on_delete=models.CASCADE, related_name="entries")
+    by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    entered = models.JSONField(help_text="The result as entered (games, hands, or a plain result).")
+    points = models.JSONField(help_text="Tournament points per position it gave.")
+    games_won = models.JSONField()
+    card_points = models.JSONField()
+    replaced = models.BooleanField(default=False, help_text="It changed a result entered before.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_match", "created_at", "id"]
+        verbose_name_plural = "result entries"
+
+    def __str__(self) -> str:
+        return f"result of {self.tournament_match_id} by {self.by_id}"

@@ -192,15 +192,36 @@ def outcome_of(match: Match, positions: int, *, withdrawn: Sequence[bool], seeds
             return Outcome([LOSS, LOSS], games, cards, winner, True)
         totals = [float("-inf") if withdrawn[i] else 0.0 for i in range(positions)]
         return Outcome(table_points(totals), games, cards, _best(totals, seeds), True)
-    if positions == 2:
-        winners = [int(w) for w in result.get("winners", [])]
+    return outcome_from(
+        games_won=games,
+        winners=[int(w) for w in result.get("winners", [])],
+        card_points=cards,
+        conceded=_position(match, int(conceded)) if conceded is not None else None,
+        forfeit=forfeit,
+        seeds=seeds,
+    )
+
+
+def outcome_from(
+    *,
+    games_won: list[int],
+    winners: Sequence[int],
+    card_points: list[int],
+    conceded: int | None = None,
+    forfeit: bool = False,
+    seeds: Sequence[int],
+) -> Outcome:
+    """The tournament result of a match played to its end, by position: ``winners`` the match's winning
+    sides, ``card_points`` each side's game scores summed, ``conceded`` the position that resigned. The
+    same for a games match and for a result entered from a real table (``tournaments.services.results``)."""
+    if len(card_points) == 2:
         if len(winners) == 1:
-            return Outcome(_pair_points(winners[0]), games, cards, winners[0], forfeit)
-        return Outcome([DRAW, DRAW], games, cards, None, forfeit)
-    totals = [float(c) for c in cards]
+            return Outcome(_pair_points(winners[0]), games_won, card_points, winners[0], forfeit)
+        return Outcome([DRAW, DRAW], games_won, card_points, None, forfeit)
+    totals = [float(c) for c in card_points]
     if conceded is not None:
-        totals[_position(match, int(conceded))] = float("-inf")
-    return Outcome(table_points(totals), games, cards, _best(totals, seeds), forfeit)
+        totals[conceded] = float("-inf")
+    return Outcome(table_points(totals), games_won, card_points, _best(totals, seeds), forfeit)
 
 
 def elimination_winner(outcome: Outcome, seeds: Sequence[int]) -> int:

@@ -28,6 +28,11 @@ urlpatterns = [
         apis.NoShowApi.as_view(),
         name="tournament-match-no-show",
     ),
+    path(
+        T + "matches/<int:tournament_match_id>/result/",
+        apis.ResultApi.as_view(),
+        name="tournament-match-result",
+    ),
     path(T + "standings/", apis.StandingsApi.as_view(), name="tournament-standings"),
     path(T + "boards/", apis.BoardListApi.as_view(), name="tournament-boards"),
     path(T + "boards/<int:number>/", apis.BoardSheetApi.as_view(), name="tournament-board"),

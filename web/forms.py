@@ -190,6 +190,15 @@ class TournamentForm(forms.Form):
             (Tournament.Format.POCHA_TABLES, _("Pocha tables")),
         ],
     )
+    play = forms.ChoiceField(
+        label=_("Where the games are played"),
+        choices=[
+            (Tournament.Play.ONLINE, _("Online, on this site")),
+            (Tournament.Play.TABLE, _("Over the board, at real tables: results entered here")),
+        ],
+        initial=Tournament.Play.ONLINE,
+        required=False,  # online when left out
+    )
     match_format = forms.ChoiceField(
         label=_("Each match"),
         choices=[
@@ -347,6 +356,7 @@ class TournamentForm(forms.Form):
             name=data["name"],
             game=data["game"],
             format=data["format"],
+            play=data.get("play") or Tournament.Play.ONLINE,
             match_format=data["match_format"],
             match_target=data["match_target"],
             duplicate_scoring=data.get("duplicate_scoring") or Tournament.DuplicateScoring.MATCHPOINTS,

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, reverse_lazy
 
 from web import bot_views, ladder_views, live, match_views, views
+from web import night_views as nv
 from web import people_views as pv
 from web import tournament_views as tv
 
@@ -49,6 +50,18 @@ urlpatterns = [
     path("tournaments/<int:tournament_id>/", tv.tournament_page, name="tournament"),
     path(
         "tournaments/<int:tournament_id>/boards/<int:number>/", tv.tournament_board, name="tournament-board"
+    ),
+    path(
+        "tournaments/<int:tournament_id>/matches/<int:tournament_match_id>/result/",
+        nv.table_result,
+        name="tournament-result",
+    ),
+    path("tournaments/<int:tournament_id>/print/", nv.tournament_print, name="tournament-print"),
+    path("tournaments/<int:tournament_id>/screen/", nv.tournament_screen, name="tournament-screen"),
+    path(
+        "tournaments/<int:tournament_id>/export/<str:what>",
+        nv.tournament_export,
+        name="tournament-export",
     ),
     path("tournaments/<int:tournament_id>/register/", tv.tournament_register, name="tournament-register"),
     path("tournaments/<int:tournament_id>/check-in/", tv.tournament_check_in, name="tournament-check-in"),

@@ -5,7 +5,7 @@ from .cards import CODE_OF, parse_card
 from .records import Record, RecordError, ReplayError, export_record, load_record, replay, replay_steps
 from .rules import GAMES, RULES_VERSION, Rules, RulesError
 from .state import Result, State
-from .table import IllegalAction
+from .table import IllegalAction, pocha_hand_score, tute_winners
 from .views import SeatView, TrickView
 
 __all__ = [
@@ -26,6 +26,8 @@ __all__ = [
     "load_record",
     "parse_action",
     "parse_card",
+    "pocha_hand_score",
     "replay",
     "replay_steps",
+    "tute_winners",
 ]

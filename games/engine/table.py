@@ -7,6 +7,7 @@ directly and skip the copies; both paths run this same code, so they cannot disa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 from .actions import BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
@@ -55,6 +56,25 @@ class IllegalAction(ValueError):
         super().__init__(reason)
         self.reason = reason
         self.action = action
+
+
+def pocha_hand_score(bid: int, won: int) -> int:
+    """A Pocha hand's score for one player (RULES.md 6.6): the bid made, 10 + 5 a trick won; missed, -5 a
+    trick of difference. Also scores hands played over the board (tournaments' result entry)."""
+    return 10 + 5 * won if bid == won else -5 * abs(won - bid)
+
+
+def tute_winners(
+    scores: Sequence[int], *, last_trick_side: int, tute_side: int | None = None
+) -> tuple[int, ...]:
+    """Who wins a Tute hand (RULES.md 3, 4.6, 5.6): a side that sang tute; else more points (card points,
+    cantes and, with ``last_trick_bonus``, the last trick's 10, in ``scores``), a tie going to the side
+    that won the last trick."""
+    if tute_side is not None:
+        return (tute_side,)
+    best = max(scores)
+    leaders = [side for side, score in enumerate(scores) if score == best]
+    return (leaders[0],) if len(leaders) == 1 else (last_trick_side,)
 
 
 class Table:
@@ -531,20 +551,15 @@ class Table:
         self.to_act = -1
         scores = self.side_scores()
         self.result_scores = scores
-        if self.tute_by >= 0:
-            self.result_winners = (self.side_of(self.tute_by),)
-            return
-        best = max(scores)
-        leaders = [side for side, score in enumerate(scores) if score == best]
-        if len(leaders) == 1:
-            self.result_winners = (leaders[0],)
-        else:  # a tie goes to the side that won the last trick
-            self.result_winners = (self.side_of(self.last_winner),)
+        tute_side = self.side_of(self.tute_by) if self.tute_by >= 0 else None
+        self.result_winners = tute_winners(
+            scores, last_trick_side=self.side_of(self.last_winner), tute_side=tute_side
+        )
 
     def _finish_pocha_hand(self) -> None:
         scores = []
         for bid, won in zip(self.bids, self.tricks_won, strict=True):
-            scores.append(10 + 5 * won if bid == won else -5 * abs(won - bid))
+            scores.append(pocha_hand_score(bid, won))
         self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         finished = HandResult(
             cards=self.sizes[self.hand_no],

@@ -264,12 +264,7 @@ def _finish_game(context: MatchContext) -> MatchContext:
         _finish_match(context, result=duplicate_result(match), reason="completed")
         return context
     won = _games_won(match)
-    target = match.format_target
-    if match.format == Match.Format.FIRST_TO:
-        over = max(won) >= target
-    else:  # single is best of 1
-        over = max(won) > target // 2 or games_played >= target
-    if not over:
+    if not match_decided(format=match.format, target=match.format_target, won=won, played=games_played):
         return deal_game(context, number=game.number + 1)
     best = max(won)
     winners = [side for side, count in enumerate(won) if count == best]
@@ -279,6 +274,15 @@ def _finish_game(context: MatchContext) -> MatchContext:
         reason="completed",
     )
     return context
+
+
+def match_decided(*, format: str, target: int, won: list[int], played: int) -> bool:
+    """Whether a match of ``format`` (not duplicate) is over after ``played`` games with ``won`` games won
+    per side: first to ``target`` wins, or best of ``target`` (a single game is best of 1). Also decides
+    over-the-board tournament results (tournaments' result entry)."""
+    if format == Match.Format.FIRST_TO:
+        return max(won) >= target
+    return max(won) > target // 2 or played >= target
 
 
 def _games_won(match: Match) -> list[int]:

@@ -29,6 +29,7 @@ from tournaments.apis.rounds import (
     MatchDetailApi,
     MatchListApi,
     NoShowApi,
+    ResultApi,
     RoundListApi,
     StandingsApi,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "PartnerApi",
     "PointInput",
     "RegisterApi",
+    "ResultApi",
     "RoundListApi",
     "StandingsApi",
     "StartApi",

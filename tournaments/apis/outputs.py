@@ -35,6 +35,7 @@ class TournamentOutput(serializers.Serializer):
         help_text="Duplicate tournaments: matchpoints or total_points (docs/TOURNAMENTS.md)."
     )
     format = serializers.CharField()
+    play = serializers.CharField(help_text="online, or table (over the board: results entered).")
     third_place = serializers.BooleanField()
     grand_final_reset = serializers.BooleanField()
     double_round_robin = serializers.BooleanField()
@@ -75,7 +76,9 @@ class MatchRowOutput(serializers.Serializer):
     code = serializers.CharField(
         help_text="Bracket code (W1.3, L2.1, GF1, 3P) or R<round>.B<board> / T<table>."
     )
-    board = serializers.IntegerField()
+    board = serializers.IntegerField(
+        help_text="The table's number in its round (over the board: where it sits)."
+    )
     kind = serializers.CharField(help_text="match, bye or walkover")
     status = serializers.CharField(help_text="playing or done")
     match_id = serializers.IntegerField(allow_null=True, help_text="The games match (/api/v1/matches/<id>/).")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from typing import Any
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
@@ -20,8 +22,8 @@ from tournaments.selectors import (
     standings_table,
     tournament_match,
 )
-from tournaments.services import no_show
-from tute_site.api import Input, PagedList, QueryIntegerField, query_input
+from tournaments.services import no_show, result_enter
+from tute_site.api import ErrorOutput, Input, PagedList, QueryIntegerField, query_input
 
 
 class RoundListApi(PagedList, APIView):
@@ -75,6 +77,67 @@ class NoShowApi(APIView):
             tournament_match_id=tournament_match_id,
             by=signed_in(request),
             entrant_id=data.validated_data["entrant"],
+        )
+        return Response(
+            MatchRowOutput(tournament_match(tournament=found(tournament_id), tournament_match_id=tm.pk)).data
+        )
+
+
+class ResultApi(APIView):
+    """Over the board: the organiser enters a table's result (or changes it while its round is open)."""
+
+    permission_classes = [IsAuthenticated]
+
+    class InputSerializer(Input):
+        class Meta:
+            ref_name = "TournamentResultInput"
+
+        games = serializers.ListField(
+            child=serializers.DictField(),
+            required=False,
+            max_length=99,
+            help_text="Each game played, by position: Tute {points: [a, b], cantes: [a, b], last_trick: side, "
+            "tute: side or null}; Pocha {hands: [{bids: [...], tricks: [...]}, ...]} (docs/TOURNAMENTS.md).",
+        )
+        winner = serializers.IntegerField(
+            required=False,
+            allow_null=True,
+            min_value=0,
+            max_value=1,
+            help_text="A plain result: the winner, null: a draw.",
+        )
+        totals = serializers.ListField(
+            child=serializers.IntegerField(min_value=-100000, max_value=100000),
+            required=False,
+            max_length=6,
+            help_text="A plain result at a Pocha table: each player's final total.",
+        )
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            given = [k for k in ("games", "winner", "totals") if k in self.initial_data]
+            if len(given) != 1:
+                raise serializers.ValidationError("Give exactly one of games, winner or totals.")
+            return attrs
+
+    @extend_schema(
+        request=InputSerializer,
+        responses={
+            200: MatchRowOutput,
+            400: OpenApiResponse(
+                ErrorOutput, description="invalid_result: points, hands or positions that cannot be"
+            ),
+            403: OpenApiResponse(ErrorOutput, description="not_organiser"),
+            409: OpenApiResponse(ErrorOutput, description="round_closed, not_over_the_board, wrong_status"),
+        },
+    )
+    def post(self, request: Request, tournament_id: int, tournament_match_id: int) -> Response:
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        tm = result_enter(
+            tournament_id=tournament_id,
+            tournament_match_id=tournament_match_id,
+            by=signed_in(request),
+            entered=dict(data.validated_data),
         )
         return Response(
             MatchRowOutput(tournament_match(tournament=found(tournament_id), tournament_match_id=tm.pk)).data

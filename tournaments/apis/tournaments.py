@@ -37,6 +37,12 @@ class TournamentInput(Input):
     name = serializers.CharField(max_length=120)
     game = serializers.ChoiceField(choices=Match.GameName.choices)
     format = serializers.ChoiceField(choices=Tournament.Format.choices)
+    play = serializers.ChoiceField(
+        choices=Tournament.Play.choices,
+        default=Tournament.Play.ONLINE,
+        help_text="online: matches on the site; table: over the board, each pairing gets a table number and "
+        "its result is entered (POST .../matches/{id}/result/).",
+    )
     options = serializers.DictField(required=False, help_text="Rules flags of docs/RULES.md.")
     match_format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = serializers.IntegerField(

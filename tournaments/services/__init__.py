@@ -2,6 +2,7 @@
 
 from tournaments.services.clubs import club_create, membership_add
 from tournaments.services.corrections import result_correct
+from tournaments.services.results import result_enter
 from tournaments.services.running import (
     match_result_record,
     no_show,
@@ -36,6 +37,7 @@ __all__ = [
     "partner_set",
     "register",
     "result_correct",
+    "result_enter",
     "tournament_advance",
     "tournament_cancel",
     "tournament_create",

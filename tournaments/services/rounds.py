@@ -233,10 +233,11 @@ def add_match(
     *,
     boards: list[Board] | None = None,
 ) -> TournamentMatch:
-    """A row of the round: its games match (playing ``boards`` in a duplicate tournament), or a bye or
-    walkover decided already."""
+    """A row of the round: its games match (playing ``boards`` in a duplicate tournament; none over the
+    board, where ``board`` is the table's number), or a bye or walkover decided already."""
     games_match = None
-    if row.kind == TournamentMatch.Kind.MATCH:
+    # Over the board the table plays with real cards: no games match, the result is entered.
+    if row.kind == TournamentMatch.Kind.MATCH and tournament.play == Tournament.Play.ONLINE:
         seats = _seats(tournament, entrants)
         spec = match_spec(
             created_by=tournament.created_by,

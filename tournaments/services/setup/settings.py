@@ -29,6 +29,7 @@ class Settings:
     game: str
     format: str
     options: dict[str, Any] | None = None
+    play: str = Tournament.Play.ONLINE
     match_format: str = Match.Format.SINGLE
     match_target: int = 1
     duplicate_scoring: str = Tournament.DuplicateScoring.MATCHPOINTS
@@ -55,6 +56,7 @@ FIELDS = (
     "name",
     "game",
     "format",
+    "play",
     "match_format",
     "match_target",
     "duplicate_scoring",
@@ -87,10 +89,16 @@ def _target(s: Settings) -> int:
 
 def _choice_problems(s: Settings) -> list[str]:
     """The game and the format are among those the site runs."""
-    return [
+    problems = [
         *_one_of("game", s.game, Match.GameName.values),
         *_one_of("format", s.format, Tournament.Format.values),
+        *_one_of("play", s.play, Tournament.Play.values),
     ]
+    if s.play == Tournament.Play.TABLE and s.match_format == Match.Format.DUPLICATE:
+        problems.append(
+            "duplicate boards are dealt by the site: a tournament over the board is not duplicate"
+        )
+    return problems
 
 
 def _match_problems(s: Settings) -> list[str]:

@@ -31,6 +31,14 @@
     });
   }
 
+  var printNow = document.getElementById("print-now");
+  if (printNow) {
+    printNow.hidden = false;
+    printNow.addEventListener("click", function () {
+      window.print();
+    });
+  }
+
   document.addEventListener("submit", function (ev) {
     var form = ev.target;
     if (form.dataset && form.dataset.confirm && !window.confirm(form.dataset.confirm)) ev.preventDefault();

@@ -1,0 +1,201 @@
+"""Tournaments played over the board (``play: table``): pairings get table numbers and no games match,
+the organiser enters each table's result through the API, impossible results are refused, and the
+standings and the next rounds follow exactly as for the same results played online."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Game, Match, Player
+from tests.factories import token_for
+from tests.tournaments.conftest import advance, new_player, play_out, playing, refreshed
+from tournaments.errors import InvalidTournament
+from tournaments.models import ResultEntry, Round, Tournament, TournamentMatch
+from tournaments.selectors import standings_table
+from tournaments.services import entrant_bot_fill, match_result_record, tournament_start
+
+pytestmark = pytest.mark.django_db
+
+
+def organiser_client(organiser: Player) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(organiser)}")
+    return client
+
+
+def result_url(tm: TournamentMatch) -> str:
+    return f"/api/v1/tournaments/{tm.tournament_id}/matches/{tm.pk}/result/"
+
+
+def seeds_of(tm: TournamentMatch) -> list[int]:
+    return [s.entrant.seed for s in sorted(tm.slots.all(), key=lambda s: s.position)]
+
+
+def entry_from_games(match: Match) -> dict[str, Any]:
+    """The result of an online match as a club would write it down: each game's card points, cantes,
+    who won the last trick (Tute 2: the seat is the position)."""
+    games = []
+    for game in Game.objects.filter(match=match, status=Game.Status.FINISHED).order_by("number"):
+        r = game.result
+        assert r is not None
+        games.append(
+            {"points": r["points"], "cantes": r["cantes"], "last_trick": r["last_trick"], "tute": r["tute"]}
+        )
+    return {"games": games}
+
+
+def test_a_swiss_of_12_over_the_board_ranks_and_pairs_as_the_same_results_played_online(
+    make_tournament: Callable[..., Tournament], organiser: Player
+) -> None:
+    # given: the same Swiss of 12 (seeded in entry order) online and over the board
+    settings = {
+        "game": "tute2",
+        "format": "swiss",
+        "swiss_rounds": 4,
+        "seeding": "manual",
+        "rated": False,
+        "tie_breaks": ("buchholz", "card_point_difference"),
+    }
+    online = make_tournament(name="Online", **settings)
+    table = make_tournament(name="Over the board", play="table", **settings)
+    for t in (online, table):
+        entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=12)
+        tournament_start(tournament_id=t.pk, by=organiser)
+    client = organiser_client(organiser)
+
+    for number in range(1, 5):
+        online_rows, table_rows = playing(online, number), playing(table, number)
+        # then: each round pairs the same seeds at the same tables; over the board, no games match
+        assert [seeds_of(tm) for tm in table_rows] == [seeds_of(tm) for tm in online_rows]
+        assert all(tm.match_id is None for tm in table_rows)
+        assert [tm.board for tm in table_rows] == list(range(1, 7))
+        # when: each online match is played, and its games entered for the same table over the board
+        for played, entered in zip(online_rows, table_rows, strict=True):
+            assert played.match is not None
+            play_out(played.match.pk)
+            match_result_record(match_id=played.match.pk)
+            answer = client.post(result_url(entered), entry_from_games(played.match), format="json")
+            assert answer.status_code == 200, answer.content
+        for t in (online, table):
+            advance(t)
+
+    # then: both finished with the same standings, points and tie-breaks, seed by seed
+    def by_seed(t: Tournament) -> list[tuple[int, int, str, list[str]]]:
+        rows = standings_table(tournament=refreshed(t))
+        return [
+            (r.rank, r.entrant.seed, str(r.points), [str(v) for v in r.tie_breaks.values()]) for r in rows
+        ]
+
+    assert refreshed(table).status == refreshed(online).status == Tournament.Status.FINISHED
+    assert by_seed(table) == by_seed(online)
+    assert ResultEntry.objects.filter(tournament_match__tournament=table).count() == 24
+
+
+def test_impossible_results_are_refused_with_the_reason_and_change_nothing(
+    make_tournament: Callable[..., Tournament], organiser: Player
+) -> None:
+    t = make_tournament(
+        game="tute2", format="round_robin", play="table", match_format="best_of", match_target=3
+    )
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    client = organiser_client(organiser)
+    game = {"points": [70, 50], "cantes": [20, 0], "last_trick": 0}
+    for body, says in (
+        ({"games": [{"points": [70, 60], "cantes": [0, 0], "last_trick": 0}] * 2}, "add up to 120"),
+        ({"games": [{"points": [70, 50], "cantes": [30, 0], "last_trick": 0}] * 2}, "cantes"),
+        ({"games": [{"points": [70, 50], "cantes": [0, 0], "last_trick": 2}] * 2}, "last_trick"),
+        ({"games": [game]}, "not decided after 1 games"),
+        ({"games": [game, game, game]}, "decided after game 2"),
+        ({"games": [{**game, "tute": 1}] * 2}, "do not declare tute"),
+        ({"winner": 3}, None),
+        ({"winner": 0, "games": [game, game]}, None),
+    ):
+        answer = client.post(result_url(tm), body, format="json")
+        assert answer.status_code == 400, (body, answer.content)
+        if says:
+            assert answer.json()["code"] == "invalid_result" and says in answer.json()["message"], (
+                answer.json()
+            )
+    assert not ResultEntry.objects.exists()
+    tm.refresh_from_db()
+    assert tm.status == TournamentMatch.Status.PLAYING
+    # and: somebody else may not enter it; an online tournament's match takes no entered result
+    other = APIClient()
+    other.credentials(HTTP_AUTHORIZATION=f"Token {token_for(new_player())}")
+    assert other.post(result_url(tm), {"winner": 0}, format="json").json()["code"] == "not_organiser"
+
+
+def test_a_result_is_changed_while_its_round_is_open_and_the_log_keeps_both(
+    make_tournament: Callable[..., Tournament], organiser: Player
+) -> None:
+    t = make_tournament(game="tute2", format="swiss", swiss_rounds=2, play="table", seeding="manual")
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=4)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    first, second = playing(t, 1)
+    client = organiser_client(organiser)
+    client.post(result_url(first), {"winner": 0}, format="json")
+    changed = client.post(result_url(first), {"winner": None}, format="json").json()  # a draw after all
+    assert changed["points"] == [0.5, 0.5] and changed["winner"] is None
+    entries = list(ResultEntry.objects.filter(tournament_match=first).order_by("id"))
+    assert [e.replaced for e in entries] == [False, True] and entries[0].by_id == organiser.pk
+    # when: the last table's result closes the round, a change is refused (corrections take over)
+    client.post(result_url(second), {"winner": 1}, format="json")
+    assert Round.objects.get(tournament=t, number=1).status == Round.Status.COMPLETE
+    closed = client.post(result_url(first), {"winner": 1}, format="json")
+    assert closed.status_code == 409 and closed.json()["code"] == "round_closed"
+    # and the next round is paired from the entered results
+    advance(t)
+    assert len(playing(t, 2)) == 2
+
+
+def test_a_pocha_table_night_scores_the_entered_bids_and_tricks_by_the_rules(
+    make_tournament: Callable[..., Tournament], organiser: Player
+) -> None:
+    # given: a Pocha night of 8 over the board at tables of 4, two hands a game (1 and 2 cards)
+    t = make_tournament(
+        game="pocha",
+        format="pocha_tables",
+        table_size=4,
+        pocha_rounds=1,
+        play="table",
+        seeding="manual",
+        options={"pocha_sequence": [1, 2]},
+    )
+    entrant_bot_fill(tournament_id=t.pk, by=organiser, level="random", count=8)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    one, two = playing(t, 1)
+    client = organiser_client(organiser)
+    hands = [
+        {"bids": [1, 0, 0, 0], "tricks": [1, 0, 0, 0]},  # 15, 10, 10, 10
+        {"bids": [1, 1, 0, 0], "tricks": [0, 1, 1, 0]},  # -5, 15, -5, 10
+    ]
+    # then: a hand whose tricks do not add up, or a game of the wrong length, is refused
+    bad = client.post(
+        result_url(one),
+        {"games": [{"hands": [hands[0], {"bids": [0] * 4, "tricks": [1, 0, 0, 0]}]}]},
+        format="json",
+    )
+    assert bad.json()["code"] == "invalid_result" and "add up to 2" in bad.json()["message"]
+    short = client.post(result_url(one), {"games": [{"hands": hands[:1]}]}, format="json")
+    assert "2 hands" in short.json()["message"]
+    # when: the hands are entered
+    scored = client.post(result_url(one), {"games": [{"hands": hands}]}, format="json").json()
+    # then: the engine's scores, and each player's share of the table mates beaten
+    assert scored["card_points"] == [10, 25, 5, 20]
+    assert scored["points_exact"] == ["1/3", "1", "0", "2/3"]
+    # and: a table kept as plain totals, ties sharing
+    plain = client.post(result_url(two), {"totals": [30, 30, -5, 0]}, format="json").json()
+    assert plain["points_exact"] == ["5/6", "5/6", "0", "1/3"]
+    advance(t)
+    assert refreshed(t).status == Tournament.Status.FINISHED
+
+
+def test_an_over_the_board_tournament_is_not_duplicate(make_tournament: Callable[..., Tournament]) -> None:
+    with pytest.raises(InvalidTournament):
+        make_tournament(game="tute2", format="round_robin", play="table", match_format="duplicate")
