@@ -113,6 +113,10 @@ class Match(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    over_the_board = models.BooleanField(
+        default=False,
+        help_text="Played with real cards at a club's table: its result was entered; no deals, no actions.",
+    )
     ply = models.PositiveIntegerField(default=0, help_text="Actions applied in the whole match so far.")
     result = models.JSONField(null=True, blank=True, help_text="Games won per side and the winning sides.")
     finish_reason = models.CharField(max_length=16, blank=True)

@@ -166,6 +166,11 @@ def match_records(match: Match) -> list[dict[str, Any]]:
     reveals its server seed, commitment and client seeds (section 11). Callers show it only once the
     match is over."""
     records = []
+    if match.over_the_board:  # played with real cards: the entered results, no deal to show
+        return [
+            {"number": g.number, "record": None, "result": g.result, "luck": None}
+            for g in match.games.order_by("number")
+        ]
     for game in match.games.order_by("number"):
         state = game_state(match=match, game=game, ply=_game_end_ply(match, game))
         record = export_record(state, seed=game.seed)

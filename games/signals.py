@@ -11,6 +11,10 @@ from django.dispatch import Signal
 # Receivers run in the sender's process; one that does slow work queues a Celery task instead.
 match_finished = Signal()
 
+# Sent after the transaction that replaced the result of a finished match played over the board
+# (``match_record_change``) has committed. Keyword arguments: `match`. Ratings recompute from it.
+match_result_changed = Signal()
+
 # Sent when a seat that a player (a person or a bot account) holds is to act, inside the transaction
 # that made the turn (the match's turn fields are saved). Keyword arguments: `match`, the Match at its
 # new ply, and `seat`, the Seat to act (with its player, and the relations named in

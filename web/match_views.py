@@ -27,7 +27,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
     me = request_player(request)
     my_seat = next((s.index for s in match.seats.all() if me and s.player_id == me.pk), None)
     seats = selectors.seat_labels(match, viewer=my_seat)
-    replay = selectors.match_replay(match=match)
+    # A table played over the board was entered, not dealt: no replay, no deal to verify.
+    replay = [] if match.over_the_board else selectors.match_replay(match=match)
     live_now = match.status in (Match.Status.OPEN, Match.Status.IN_PROGRESS)
     return render(
         request,
@@ -57,8 +58,8 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "levels": LEVEL_CHOICES,
             "in_tournament": selectors.tournament_of_match(match=match),
             "boards": selectors.board_rows(match),
-            "verify_games": verify_panel(match),
-            "luck": luck_rows(match, my_seat),
+            "verify_games": [] if match.over_the_board else verify_panel(match),
+            "luck": [] if match.over_the_board else luck_rows(match, my_seat),
             "verify_strings": verify_strings(),
         },
     )

@@ -101,6 +101,9 @@ class MatchOutput(serializers.Serializer):
         help_text="While open: it is called off then (finish_reason expired) unless it starts.",
     )
     rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
+    over_the_board = serializers.BooleanField(
+        help_text="Played with real cards at a club's table: its result was entered (no record to replay)."
+    )
 
     def _shown_code(self, match: Match) -> str | None:
         viewer = self.context.get("viewer")

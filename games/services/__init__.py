@@ -25,6 +25,7 @@ from games.services.players import (
     token_create,
     token_revoke,
 )
+from games.services.recorded import match_record, match_record_change
 from games.services.seating import (
     challenge_accept,
     challenge_decline,
@@ -54,6 +55,8 @@ __all__ = [
     "match_abort",
     "match_call_off",
     "match_create",
+    "match_record",
+    "match_record_change",
     "match_rematch",
     "match_resign",
     "match_spec",

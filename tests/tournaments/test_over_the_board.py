@@ -199,3 +199,94 @@ def test_a_pocha_table_night_scores_the_entered_bids_and_tricks_by_the_rules(
 def test_an_over_the_board_tournament_is_not_duplicate(make_tournament: Callable[..., Tournament]) -> None:
     with pytest.raises(InvalidTournament):
         make_tournament(game="tute2", format="round_robin", play="table", match_format="duplicate")
+
+
+def test_entered_results_count_in_the_elo_pools_once_and_a_change_recomputes_them(
+    make_tournament: Callable[..., Tournament],
+    organiser: Player,
+    enter: Callable[..., list[Any]],
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from games.signals import match_result_changed
+    from ratings.models import Rating, RatingChange
+    from ratings.services import match_ratings_apply, ratings_recompute
+
+    # given: a rated round robin of two people over the board
+    t = make_tournament(game="tute2", format="round_robin", play="table", rated=True)
+    ana, ben = enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    client = organiser_client(organiser)
+    game = {"points": [80, 40], "cantes": [0, 20], "last_trick": 0}
+
+    # when: the organiser enters the game
+    with django_capture_on_commit_callbacks(execute=False):
+        client.post(result_url(tm), {"games": [game]}, format="json")
+    tm.refresh_from_db()
+    match = Match.objects.get(pk=tm.match_id)
+    # then: a finished games match records it (entered, not dealt), rated like any other, once
+    assert match.over_the_board and match.rated and match.status == Match.Status.FINISHED
+    assert match.result == {"games_won": [1, 0], "winners": [0], "games": 1}
+    assert match_ratings_apply(match_id=match.pk) == 2
+    assert match_ratings_apply(match_id=match.pk) == 0
+    winner = tm.winner.player  # type: ignore[union-attr]
+    assert Rating.objects.get(pool="tute2", player=winner).rating > 1500
+
+    # when: the recorded result is replaced (the other side won after all), as a change of the entry does
+    from games.services import match_record_change
+
+    changed: list[int] = []
+
+    def heard(sender: object, *, match: Match, **kwargs: Any) -> None:
+        changed.append(match.pk)
+
+    match_result_changed.connect(heard, dispatch_uid="test.heard")
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            match_record_change(
+                match_id=match.pk,
+                games=[{"scores": [40, 100], "winners": [1], "points": [40, 80], "cantes": [0, 20]}],
+                result={"games_won": [0, 1], "winners": [1], "games": 1},
+            )
+    finally:
+        match_result_changed.disconnect(dispatch_uid="test.heard")
+    assert changed == [match.pk]
+    # then: the recompute the ratings hear of rates the history again, each match once
+    ratings_recompute()
+    assert RatingChange.objects.filter(match=match).count() == 2
+    loser_now = Rating.objects.get(pool="tute2", player=winner).rating
+    assert loser_now < 1500
+    assert {e.player_id for e in (ana, ben)} == set(
+        Rating.objects.filter(pool="tute2").values_list("player_id", flat=True)
+    )
+
+
+def test_a_changed_entry_replaces_the_rated_match_s_result(
+    make_tournament: Callable[..., Tournament], organiser: Player, enter: Callable[..., list[Any]]
+) -> None:
+    t = make_tournament(
+        game="tute2", format="swiss", swiss_rounds=1, play="table", rated=True, seeding="manual"
+    )
+    enter(t, 4)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    first, _second = playing(t)
+    client = organiser_client(organiser)
+    client.post(result_url(first), {"winner": 0}, format="json")
+    first.refresh_from_db()
+    recorded = first.match_id
+    client.post(result_url(first), {"winner": 1}, format="json")
+    first.refresh_from_db()
+    assert first.match_id == recorded  # the same match, its result replaced
+    assert Match.objects.get(pk=recorded).result["winners"] == [1]
+
+
+def test_an_unrated_night_records_no_games_match(
+    make_tournament: Callable[..., Tournament], organiser: Player, enter: Callable[..., list[Any]]
+) -> None:
+    t = make_tournament(game="tute2", format="round_robin", play="table", rated=False)
+    enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    organiser_client(organiser).post(result_url(tm), {"winner": None}, format="json")
+    tm.refresh_from_db()
+    assert tm.match_id is None and tm.status == TournamentMatch.Status.DONE

@@ -25,7 +25,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.engine import Rules, pocha_hand_score, tute_winners
-from games.models import Player
+from games.models import Match, Player
+from games.services import match_record, match_record_change, match_spec
 from games.services.play import match_decided
 from tournaments.errors import (
     InvalidResult,
@@ -36,7 +37,7 @@ from tournaments.errors import (
 )
 from tournaments.models import Entrant, ResultEntry, Round, Tournament, TournamentMatch
 from tournaments.services.common import lock_tournament, require_organiser
-from tournaments.services.rounds import complete_round_if_done
+from tournaments.services.rounds import complete_round_if_done, table_seats
 from tournaments.services.running import UNSEEDED
 from tournaments.state import elimination_winner, outcome_from, slot_entrants, stored_points
 
@@ -56,6 +57,9 @@ class Scored:
     games_won: list[int]
     card_points: list[int]
     winners: list[int]
+    #: Each game's result as the engine writes one (``scores`` and ``winners`` by side, and what made
+    #: them), for the games match that records the table for ratings.
+    games: list[dict[str, Any]]
 
 
 def _ints(value: Any, size: int, what: str) -> list[int]:
@@ -72,7 +76,7 @@ def _side(value: Any, size: int, what: str, *, optional: bool = False) -> int | 
     return int(value)
 
 
-def tute_game(rules: Rules, entry: Any) -> tuple[list[int], tuple[int, ...]]:
+def tute_game(rules: Rules, entry: Any) -> dict[str, Any]:
     """One Tute hand's scores per side and its winners, checked: the engine's rules decide."""
     if not isinstance(entry, dict):
         raise InvalidResult("each game is an object with points, cantes and last_trick")
@@ -89,12 +93,22 @@ def tute_game(rules: Rules, entry: Any) -> tuple[list[int], tuple[int, ...]]:
     if tute is not None and rules.tute_declaration == "off":
         raise InvalidResult("tute: these rules do not declare tute")
     scores = [p + c for p, c in zip(points, cantes, strict=True)]
-    if rules.last_trick_bonus and tute is None and last is not None:
-        scores[last] += 10
-    return scores, tute_winners(scores, last_trick_side=last if last is not None else 0, tute_side=tute)
+    bonus = 10 if rules.last_trick_bonus and tute is None else 0
+    if bonus and last is not None:
+        scores[last] += bonus
+    winners = tute_winners(scores, last_trick_side=last if last is not None else 0, tute_side=tute)
+    return {
+        "scores": scores,
+        "winners": list(winners),
+        "points": points,
+        "cantes": cantes,
+        "last_trick": last,
+        "last_trick_bonus": bonus,
+        "tute": tute,
+    }
 
 
-def pocha_game(rules: Rules, entry: Any, positions: int) -> tuple[list[int], tuple[int, ...]]:
+def pocha_game(rules: Rules, entry: Any, positions: int) -> dict[str, Any]:
     """One Pocha game's totals per player and its winners (ties share), from every hand's bids and
     tricks, scored by the engine's rule."""
     hands = entry.get("hands") if isinstance(entry, dict) else None
@@ -102,6 +116,7 @@ def pocha_game(rules: Rules, entry: Any, positions: int) -> tuple[list[int], tup
     if not isinstance(hands, list) or len(hands) != len(sizes):
         raise InvalidResult(f"hands: this game has {len(sizes)} hands ({', '.join(map(str, sizes))} cards)")
     totals = [0] * positions
+    played = []
     for number, (hand, cards) in enumerate(zip(hands, sizes, strict=True), start=1):
         if not isinstance(hand, dict):
             raise InvalidResult(f"hand {number}: an object with bids and tricks")
@@ -111,10 +126,11 @@ def pocha_game(rules: Rules, entry: Any, positions: int) -> tuple[list[int], tup
             raise InvalidResult(f"hand {number}: a bid is from 0 to {cards}")
         if any(t < 0 for t in tricks) or sum(tricks) != cards:
             raise InvalidResult(f"hand {number}: the tricks won add up to {cards}, not {sum(tricks)}")
-        for i, (bid, won) in enumerate(zip(bids, tricks, strict=True)):
-            totals[i] += pocha_hand_score(bid, won)
+        scores = [pocha_hand_score(bid, won) for bid, won in zip(bids, tricks, strict=True)]
+        totals = [t + s for t, s in zip(totals, scores, strict=True)]
+        played.append({"cards": cards, "bids": bids, "tricks": tricks, "scores": scores})
     best = max(totals)
-    return totals, tuple(i for i, t in enumerate(totals) if t == best)
+    return {"scores": totals, "winners": [i for i, t in enumerate(totals) if t == best], "hands": played}
 
 
 def score_entry(tournament: Tournament, positions: int, entered: dict[str, Any]) -> Scored:
@@ -131,33 +147,34 @@ def score_entry(tournament: Tournament, positions: int, entered: dict[str, Any])
     )
     won = [0] * positions
     cards = [0] * positions
+    results = []
     for number, game in enumerate(games, start=1):
         if match_decided(
             format=tournament.match_format, target=tournament.match_target, won=won, played=number - 1
         ):
             raise InvalidResult(f"game {number}: the match was decided after game {number - 1}")
-        if rules.is_tute:
-            scores, winners = tute_game(rules, game)
-        else:
-            scores, winners = pocha_game(rules, game, positions)
-        for side in winners:
+        result = tute_game(rules, game) if rules.is_tute else pocha_game(rules, game, positions)
+        for side in result["winners"]:
             won[side] += 1
-        cards = [c + s for c, s in zip(cards, scores, strict=True)]
+        cards = [c + s for c, s in zip(cards, result["scores"], strict=True)]
+        results.append(result)
     if not match_decided(
         format=tournament.match_format, target=tournament.match_target, won=won, played=len(games)
     ):
         raise InvalidResult(f"the match is not decided after {len(games)} games: enter every game played")
     best = max(won)
-    return Scored(games_won=won, card_points=cards, winners=[i for i, w in enumerate(won) if w == best])
+    return Scored(
+        games_won=won, card_points=cards, winners=[i for i, w in enumerate(won) if w == best], games=results
+    )
 
 
 def _plain(positions: int, entered: dict[str, Any]) -> Scored:
     if positions == 2 and "winner" in entered:
         winner = _side(entered["winner"], 2, "winner", optional=True)
         if winner is None:
-            return Scored(games_won=[0, 0], card_points=[0, 0], winners=[0, 1])
+            return Scored(games_won=[0, 0], card_points=[0, 0], winners=[0, 1], games=[])
         games = [1 if i == winner else 0 for i in range(2)]
-        return Scored(games_won=games, card_points=[0, 0], winners=[winner])
+        return Scored(games_won=games, card_points=[0, 0], winners=[winner], games=[])
     if positions > 2 and "totals" in entered:
         totals = _ints(entered["totals"], positions, "totals")
         best = max(totals)
@@ -166,6 +183,7 @@ def _plain(positions: int, entered: dict[str, Any]) -> Scored:
             games_won=[1 if i in winners else 0 for i in range(positions)],
             card_points=totals,
             winners=winners,
+            games=[{"scores": totals, "winners": winners}],  # the players' totals, which ratings read
         )
     raise InvalidResult("a plain result: winner (a position, or null for a draw) for two, totals at a table")
 
@@ -186,7 +204,7 @@ def result_enter(
     )
     if tm is None:
         raise TournamentMatchNotFound()
-    if tournament.play != Tournament.Play.TABLE or tm.match_id is not None:
+    if tournament.play != Tournament.Play.TABLE:
         raise NotOverTheBoard()
     if tournament.status != Tournament.Status.RUNNING or tm.kind != TournamentMatch.Kind.MATCH:
         raise WrongStatus("Only a table of a running tournament takes a result.")
@@ -215,7 +233,9 @@ def result_enter(
     tm.winner = order[winner] if winner is not None else None
     tm.status = TournamentMatch.Status.DONE
     tm.recorded_at = timezone.now()
-    tm.save(update_fields=["points", "games_won", "card_points", "winner", "status", "recorded_at"])
+    if tournament.rated:
+        tm.match = _rated_match(tournament, tm, order, scored)
+    tm.save(update_fields=["points", "games_won", "card_points", "winner", "status", "recorded_at", "match"])
     ResultEntry.objects.create(
         tournament_match=tm,
         by=by,
@@ -235,3 +255,24 @@ def result_enter(
     )
     complete_round_if_done(tournament, tm.round)
     return tm
+
+
+def _rated_match(tournament: Tournament, tm: TournamentMatch, order: list[Entrant], scored: Scored) -> Match:
+    """The games match recording the table for ratings (rated once on commit, like any match); a changed
+    result replaces its games and result, and ratings recompute (``match_record_change``)."""
+    result = {"games_won": scored.games_won, "winners": scored.winners, "games": len(scored.games)}
+    if tm.match_id is not None:
+        return match_record_change(match_id=tm.match_id, games=scored.games, result=result)
+    spec = match_spec(
+        created_by=tournament.created_by,
+        game=tournament.game,
+        players=len(order) * (2 if tournament.game == Match.GameName.TUTE4 else 1),
+        options=tournament.options,
+        format=tournament.match_format,
+        format_target=tournament.match_target,
+        seats=table_seats(tournament, order),
+        rated=True,
+        challenge=False,
+        managed=True,
+    )
+    return match_record(spec=spec, games=scored.games, result=result)

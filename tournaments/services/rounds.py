@@ -238,7 +238,7 @@ def add_match(
     games_match = None
     # Over the board the table plays with real cards: no games match, the result is entered.
     if row.kind == TournamentMatch.Kind.MATCH and tournament.play == Tournament.Play.ONLINE:
-        seats = _seats(tournament, entrants)
+        seats = table_seats(tournament, entrants)
         spec = match_spec(
             created_by=tournament.created_by,
             game=tournament.game,
@@ -273,7 +273,7 @@ def add_match(
     return tm
 
 
-def _seats(tournament: Tournament, entrants: list[Entrant]) -> list[SeatSpec]:
+def table_seats(tournament: Tournament, entrants: list[Entrant]) -> list[SeatSpec]:
     """Seats in position order; in Tute 4 a pair sits opposite: seats 0 and 2 against 1 and 3."""
 
     def first(e: Entrant) -> SeatSpec:
