@@ -181,3 +181,21 @@ class RoundClosed(ApplicationError):
     code = "round_closed"
     http_status = status.HTTP_409_CONFLICT
     message = "That round is closed: every table has its result. Change a result with a correction."
+
+
+class NotAtTable(ApplicationError):
+    code = "not_at_table"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "Only the players of this table report or confirm its result."
+
+
+class NoReportWaiting(ApplicationError):
+    code = "no_report_waiting"
+    http_status = status.HTTP_409_CONFLICT
+    message = "No result of this table waits for a confirmation."
+
+
+class SelfReportOff(ApplicationError):
+    code = "self_report_off"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "In this tournament the organisers enter the results: the players do not report them."

@@ -106,6 +106,11 @@ class Tournament(models.Model):
         default=Play.ONLINE,
         help_text="Over the board, a round's pairings get table numbers and wait for their entered results.",
     )
+    self_report = models.BooleanField(
+        default=False,
+        help_text="Over the board: the players of a table report its result, the other side confirms it "
+        "(a disputed one waits for the organiser).",
+    )
     third_place = models.BooleanField(default=False, help_text="Single elimination: a third-place match.")
     grand_final_reset = models.BooleanField(
         default=True,
@@ -443,3 +448,34 @@ class ResultEntry(models.Model):
 
     def __str__(self) -> str:
         return f"result of {self.tournament_match_id} by {self.by_id}"
+
+
+class ResultReport(models.Model):
+    """A table's result reported by one of its players (over the board, ``self_report``): it counts once
+    a player of another position confirms it; a disputed one waits for the organiser's entry."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the other side"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed: the organiser decides"
+        SUPERSEDED = "superseded", "Replaced by a later report or the organiser's entry"
+
+    tournament_match = models.ForeignKey(TournamentMatch, on_delete=models.CASCADE, related_name="reports")
+    by = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    position = models.PositiveSmallIntegerField(help_text="The reporter's position at the table.")
+    entered = models.JSONField()
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    answered_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    answered_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_match", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament_match"], condition=Q(status="pending"), name="result_report_one_pending"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"report of {self.tournament_match_id} by {self.by_id} ({self.status})"

@@ -33,6 +33,16 @@ urlpatterns = [
         apis.ResultApi.as_view(),
         name="tournament-match-result",
     ),
+    path(
+        T + "matches/<int:tournament_match_id>/report/",
+        apis.ReportApi.as_view(),
+        name="tournament-match-report",
+    ),
+    path(
+        T + "matches/<int:tournament_match_id>/confirm/",
+        apis.ConfirmApi.as_view(),
+        name="tournament-match-confirm",
+    ),
     path(T + "standings/", apis.StandingsApi.as_view(), name="tournament-standings"),
     path(T + "boards/", apis.BoardListApi.as_view(), name="tournament-boards"),
     path(T + "boards/<int:number>/", apis.BoardSheetApi.as_view(), name="tournament-board"),

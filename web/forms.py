@@ -199,6 +199,10 @@ class TournamentForm(forms.Form):
         initial=Tournament.Play.ONLINE,
         required=False,  # online when left out
     )
+    self_report = forms.BooleanField(
+        label=_("Over the board: the players report their results, the other side confirms"),
+        required=False,
+    )
     match_format = forms.ChoiceField(
         label=_("Each match"),
         choices=[
@@ -357,6 +361,7 @@ class TournamentForm(forms.Form):
             game=data["game"],
             format=data["format"],
             play=data.get("play") or Tournament.Play.ONLINE,
+            self_report=data.get("self_report") or False,
             match_format=data["match_format"],
             match_target=data["match_target"],
             duplicate_scoring=data.get("duplicate_scoring") or Tournament.DuplicateScoring.MATCHPOINTS,

@@ -22,7 +22,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournaments.exports import results_rows, standings_rows, tournament_document
 from tournaments.models import Tournament
 from tournaments.selectors import MatchRow, rounds_with_matches, standings_table, tournament_match
-from tournaments.services import result_enter
+from tournaments.services import result_confirm, result_enter, result_report
 from tute_site.exceptions import ApplicationError
 from web import selectors
 from web.errors import error_text
@@ -54,21 +54,50 @@ def table_result(request: HttpRequest, tournament_id: int, tournament_match_id: 
     if row is None or tournament.play != Tournament.Play.TABLE:
         raise Http404
     me = signed_in_player(request)
-    if not selectors.organises(club_id=tournament.club_id, player=me):
+    organiser = selectors.organises(club_id=tournament.club_id, player=me)
+    position = selectors.table_position(tournament=tournament, row=row, player=me)
+    if not organiser and (not tournament.self_report or position is None):
         messages.error(request, _("Only the club's organisers may do that."))
         return redirect("web:tournament", tournament_id=tournament.pk)
+    back = reverse("web:tournament", args=[tournament.pk]) + "#rounds"
+    waiting = selectors.table_report(tournament_match_id=row.id)
+    if request.method == "POST" and request.POST.get("confirm") in ("yes", "no"):
+        try:
+            result_confirm(
+                tournament_id=tournament.pk,
+                tournament_match_id=row.id,
+                by=me,
+                agree=request.POST["confirm"] == "yes",
+            )
+        except ApplicationError as exc:
+            messages.error(request, error_text(exc))
+        else:
+            messages.success(request, _("Table %(n)s: your answer is saved.") % {"n": row.board})
+        return redirect(back)
     names = [e.name for e in row.entrants]
     form = ResultForm(request.POST or None, tournament=tournament, positions=len(names), names=names)
     if request.method == "POST" and form.is_valid():
         try:
-            result_enter(
-                tournament_id=tournament.pk, tournament_match_id=row.id, by=me, entered=form.entered()
-            )
+            if organiser:
+                result_enter(
+                    tournament_id=tournament.pk, tournament_match_id=row.id, by=me, entered=form.entered()
+                )
+            else:
+                result_report(
+                    tournament_id=tournament.pk, tournament_match_id=row.id, by=me, entered=form.entered()
+                )
         except ApplicationError as exc:
             form.add_error(None, error_text(exc))
         else:
-            messages.success(request, _("Table %(n)s: result saved.") % {"n": row.board})
-            return redirect(reverse("web:tournament", args=[tournament.pk]) + "#rounds")
+            if organiser:
+                messages.success(request, _("Table %(n)s: result saved.") % {"n": row.board})
+            else:
+                messages.success(
+                    request,
+                    _("Table %(n)s: result reported; it counts once the other side confirms it.")
+                    % {"n": row.board},
+                )
+            return redirect(back)
     sizes = hand_sizes(tournament, len(names)) if tournament.game == "pocha" else ()
     return render(
         request,
@@ -97,6 +126,12 @@ def table_result(request: HttpRequest, tournament_id: int, tournament_match_id: 
                 for j, cards in enumerate(sizes)
             ],
             "totals": [form[f"total_{k}"] for k in range(len(names))] if tournament.game == "pocha" else [],
+            "organiser": organiser,
+            "waiting": waiting,
+            "may_answer": waiting is not None
+            and waiting.status == "pending"
+            and position is not None
+            and position != waiting.position,
         },
     )
 

@@ -290,3 +290,89 @@ def test_an_unrated_night_records_no_games_match(
     organiser_client(organiser).post(result_url(tm), {"winner": None}, format="json")
     tm.refresh_from_db()
     assert tm.match_id is None and tm.status == TournamentMatch.Status.DONE
+
+
+def player_client(player: Player) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token_for(player)}")
+    return client
+
+
+def test_players_report_a_tables_result_and_the_other_side_confirms_it(
+    make_tournament: Callable[..., Tournament], organiser: Player, enter: Callable[..., list[Any]]
+) -> None:
+    from tournaments.models import ResultReport
+
+    t = make_tournament(game="tute2", format="round_robin", play="table", self_report=True, rated=False)
+    enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    first, second = (s.entrant for s in sorted(tm.slots.all(), key=lambda s: s.position))
+    url = f"/api/v1/tournaments/{t.pk}/matches/{tm.pk}/"
+    # then: a stranger may not report it, and an impossible report is refused at once
+    assert (
+        player_client(new_player()).post(url + "report/", {"winner": 0}, format="json").json()["code"]
+        == "not_at_table"
+    )
+    bad = {"games": [{"points": [100, 100], "cantes": [0, 0], "last_trick": 0}]}
+    assert (
+        player_client(first.player).post(url + "report/", bad, format="json").json()["code"]
+        == "invalid_result"
+    )
+    # when: one player reports, the reporter may not confirm it, the other side does
+    made = player_client(first.player).post(url + "report/", {"winner": 1}, format="json")
+    assert made.status_code == 201 and made.json()["status"] == "pending"
+    tm.refresh_from_db()
+    assert tm.status == TournamentMatch.Status.PLAYING  # not counted before it is confirmed
+    own = player_client(first.player).post(url + "confirm/", {"agree": True}, format="json")
+    assert own.status_code == 403
+    confirmed = player_client(second.player).post(url + "confirm/", {"agree": True}, format="json")
+    assert confirmed.status_code == 200 and confirmed.json()["answered_by"] == second.player.handle
+    # then: it is the table's result, logged as the reporter's entry
+    tm.refresh_from_db()
+    assert tm.status == TournamentMatch.Status.DONE and tm.winner_id == second.pk
+    assert ResultEntry.objects.get(tournament_match=tm).by_id == first.player.pk
+    assert ResultReport.objects.get(tournament_match=tm).status == ResultReport.Status.CONFIRMED
+
+
+def test_a_disputed_report_waits_for_the_organiser(
+    make_tournament: Callable[..., Tournament], organiser: Player, enter: Callable[..., list[Any]]
+) -> None:
+    from tournaments.models import ResultReport
+
+    t = make_tournament(game="tute2", format="round_robin", play="table", self_report=True, rated=False)
+    enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    first, second = (s.entrant for s in sorted(tm.slots.all(), key=lambda s: s.position))
+    url = f"/api/v1/tournaments/{t.pk}/matches/{tm.pk}/"
+    player_client(first.player).post(url + "report/", {"winner": 0}, format="json")
+    disputed = player_client(second.player).post(url + "confirm/", {"agree": False}, format="json").json()
+    assert disputed["status"] == "disputed"
+    tm.refresh_from_db()
+    assert tm.status == TournamentMatch.Status.PLAYING
+    assert (
+        player_client(second.player).post(url + "confirm/", {"agree": True}, format="json").json()["code"]
+        == "no_report_waiting"
+    )
+    # when: the organiser decides
+    organiser_client(organiser).post(result_url(tm), {"winner": 1}, format="json")
+    tm.refresh_from_db()
+    assert tm.winner_id == second.pk
+    assert ResultReport.objects.get(tournament_match=tm).status == ResultReport.Status.SUPERSEDED
+
+
+def test_without_self_report_players_do_not_report(
+    make_tournament: Callable[..., Tournament], organiser: Player, enter: Callable[..., list[Any]]
+) -> None:
+    t = make_tournament(game="tute2", format="round_robin", play="table")
+    enter(t, 2)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    (tm,) = playing(t)
+    first = sorted(tm.slots.all(), key=lambda s: s.position)[0].entrant
+    answer = player_client(first.player).post(
+        f"/api/v1/tournaments/{t.pk}/matches/{tm.pk}/report/", {"winner": 0}, format="json"
+    )
+    assert answer.status_code == 403 and answer.json()["code"] == "self_report_off"
+    with pytest.raises(InvalidTournament):
+        make_tournament(game="tute2", format="round_robin", self_report=True)  # online: nothing to report

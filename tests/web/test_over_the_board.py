@@ -148,3 +148,40 @@ def test_the_exports_write_standings_results_and_the_whole_tournament(
     assert len(document["entrants"]) == 4 and len(document["rounds"][0]["tables"]) == 2
     assert [e["entered"] for e in document["entered_results"]] == [{"winner": 0}, {"winner": 0}]
     assert client.get(f"/tournaments/{t.pk}/export/other.txt").status_code == 404
+
+
+def test_players_report_and_confirm_a_result_from_the_tables_form(client: Client) -> None:
+    from tournaments.services import register
+
+    ana, ben, cris = person("ana"), person("ben"), person("cris")
+    club = club_create(name="Peña", slug="pena", by=ana)
+    t = tournament_create(
+        club=club,
+        by=ana,
+        settings=Settings(
+            name="Autoservicio", game="tute2", format="round_robin", play="table", self_report=True
+        ),
+    )
+    register(tournament_id=t.pk, player=ben)
+    register(tournament_id=t.pk, player=cris)
+    tournament_start(tournament_id=t.pk, by=ana)
+    (tm,) = tables(t)
+    url = f"/tournaments/{t.pk}/matches/{tm.pk}/result/"
+    first, second = (s.entrant.player for s in sorted(tm.slots.all(), key=lambda s: s.position))
+    reporter, other = Client(), Client()
+    reporter.force_login(first.user)
+    other.force_login(second.user)
+    # a player sees the link, reports through the form
+    assert url in reporter.get(f"/tournaments/{t.pk}/").content.decode()
+    reporter.post(url, {"mode": "plain", "winner": "0"})
+    tm.refresh_from_db()
+    assert tm.status == TournamentMatch.Status.PLAYING
+    # the other side sees the report and confirms it
+    page = other.get(url).content.decode()
+    assert 'id="confirm-report"' in page and 'id="confirm-report"' not in reporter.get(url).content.decode()
+    other.post(url, {"confirm": "yes"})
+    tm.refresh_from_db()
+    assert tm.status == TournamentMatch.Status.DONE
+    # a stranger has no form
+    client.force_login(person("eve").user)
+    assert client.get(url).status_code == 302

@@ -26,9 +26,11 @@ from tournaments.apis.entrants import (
 )
 from tournaments.apis.rounds import (
     BracketApi,
+    ConfirmApi,
     MatchDetailApi,
     MatchListApi,
     NoShowApi,
+    ReportApi,
     ResultApi,
     RoundListApi,
     StandingsApi,
@@ -45,6 +47,7 @@ __all__ = [
     "ClubDetailApi",
     "ClubListCreateApi",
     "ClubMembersApi",
+    "ConfirmApi",
     "CorrectionListCreateApi",
     "EntrantListApi",
     "EntrantRenameApi",
@@ -55,6 +58,7 @@ __all__ = [
     "PartnerApi",
     "PointInput",
     "RegisterApi",
+    "ReportApi",
     "ResultApi",
     "RoundListApi",
     "StandingsApi",

@@ -36,6 +36,9 @@ class TournamentOutput(serializers.Serializer):
     )
     format = serializers.CharField()
     play = serializers.CharField(help_text="online, or table (over the board: results entered).")
+    self_report = serializers.BooleanField(
+        help_text="Over the board: players report results, the other side confirms."
+    )
     third_place = serializers.BooleanField()
     grand_final_reset = serializers.BooleanField()
     double_round_robin = serializers.BooleanField()

@@ -43,6 +43,11 @@ class TournamentInput(Input):
         help_text="online: matches on the site; table: over the board, each pairing gets a table number and "
         "its result is entered (POST .../matches/{id}/result/).",
     )
+    self_report = serializers.BooleanField(
+        default=False,
+        help_text="Over the board: the players report their table's result (POST .../report/), the other side "
+        "confirms it (POST .../confirm/); a disputed one waits for the organiser.",
+    )
     options = serializers.DictField(required=False, help_text="Rules flags of docs/RULES.md.")
     match_format = serializers.ChoiceField(choices=Match.Format.choices, default=Match.Format.SINGLE)
     match_target = serializers.IntegerField(

@@ -2,6 +2,7 @@
 
 from tournaments.services.clubs import club_create, membership_add
 from tournaments.services.corrections import result_correct
+from tournaments.services.reports import result_confirm, result_report
 from tournaments.services.results import result_enter
 from tournaments.services.running import (
     match_result_record,
@@ -36,8 +37,10 @@ __all__ = [
     "no_show",
     "partner_set",
     "register",
+    "result_confirm",
     "result_correct",
     "result_enter",
+    "result_report",
     "tournament_advance",
     "tournament_cancel",
     "tournament_create",

@@ -35,7 +35,7 @@ from tournaments.errors import (
     TournamentMatchNotFound,
     WrongStatus,
 )
-from tournaments.models import Entrant, ResultEntry, Round, Tournament, TournamentMatch
+from tournaments.models import Entrant, ResultEntry, ResultReport, Round, Tournament, TournamentMatch
 from tournaments.services.common import lock_tournament, require_organiser
 from tournaments.services.rounds import complete_round_if_done, table_seats
 from tournaments.services.running import UNSEEDED
@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 CARD_POINTS = 120
 #: The most cantes a hand holds: the 40 in trumps and three 20s.
 MOST_CANTES = 100
+#: Players' reports not yet settled: waiting for the other side, or disputed.
+WAITING_REPORTS = (ResultReport.Status.PENDING, ResultReport.Status.DISPUTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,6 +199,17 @@ def result_enter(
     one is paired) once every table has its result."""
     tournament = lock_tournament(tournament_id)
     require_organiser(tournament.club, by)
+    tm, order = open_table(tournament, tournament_match_id)
+    # The organiser's word settles the table: reports still waiting are set aside.
+    ResultReport.objects.filter(tournament_match=tm, status__in=WAITING_REPORTS).update(
+        status=ResultReport.Status.SUPERSEDED
+    )
+    return record_entry(tournament, tm, order, by=by, entered=entered)
+
+
+def open_table(tournament: Tournament, tournament_match_id: int) -> tuple[TournamentMatch, list[Entrant]]:
+    """The table of a running tournament over the board whose round is open, and its entrants in
+    position order; refused otherwise (the caller holds the tournament's lock)."""
     tm = (
         TournamentMatch.objects.select_related("round")
         .filter(tournament=tournament, pk=tournament_match_id)
@@ -213,7 +226,14 @@ def result_enter(
     if tm.forfeit:
         raise WrongStatus("This table was decided by a no-show or a withdrawal.")
     entrants = {e.pk: e for e in Entrant.objects.filter(slots__tournament_match=tm)}
-    order = [entrants[i] for i in slot_entrants(tm)]
+    return tm, [entrants[i] for i in slot_entrants(tm)]
+
+
+def record_entry(
+    tournament: Tournament, tm: TournamentMatch, order: list[Entrant], *, by: Player, entered: dict[str, Any]
+) -> TournamentMatch:
+    """Score ``entered`` and record it as the table's result (as a finished match's would be), log it,
+    and complete the round once every table has its result."""
     scored = score_entry(tournament, len(order), entered)
     outcome = outcome_from(
         games_won=scored.games_won,

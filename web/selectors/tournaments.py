@@ -10,7 +10,15 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from games.models import Match, Player
-from tournaments.models import Club, Correction, Entrant, Membership, Tournament, TournamentMatch
+from tournaments.models import (
+    Club,
+    Correction,
+    Entrant,
+    Membership,
+    ResultReport,
+    Tournament,
+    TournamentMatch,
+)
 from tournaments.selectors import (
     BracketView,
     EntrantRef,
@@ -148,3 +156,25 @@ def clubs_of(*, player: Player) -> list[Club]:
 def tournament_corrections(*, tournament: Tournament) -> list[Correction]:
     """The tournament's corrected results, oldest first, with who made them (one query)."""
     return list(corrections_of(tournament=tournament).order_by("created_at", "id"))
+
+
+def table_position(*, tournament: Tournament, row: Any, player: Player | None) -> int | None:
+    """The player's position at a table (``row``: a ``MatchRow``), as its entrant's player or partner."""
+    if player is None:
+        return None
+    mine = entry_of(tournament=tournament, player=player)
+    if mine is None:
+        return None
+    return next((i for i, e in enumerate(row.entrants) if e.id == mine.pk), None)
+
+
+def table_report(*, tournament_match_id: int) -> ResultReport | None:
+    """A table's players' report still to settle: waiting for the other side, or disputed."""
+    return (
+        ResultReport.objects.filter(
+            tournament_match_id=tournament_match_id, status__in=["pending", "disputed"]
+        )
+        .select_related("by")
+        .order_by("-created_at", "-id")
+        .first()
+    )

@@ -30,6 +30,7 @@ class Settings:
     format: str
     options: dict[str, Any] | None = None
     play: str = Tournament.Play.ONLINE
+    self_report: bool = False
     match_format: str = Match.Format.SINGLE
     match_target: int = 1
     duplicate_scoring: str = Tournament.DuplicateScoring.MATCHPOINTS
@@ -57,6 +58,7 @@ FIELDS = (
     "game",
     "format",
     "play",
+    "self_report",
     "match_format",
     "match_target",
     "duplicate_scoring",
@@ -94,6 +96,8 @@ def _choice_problems(s: Settings) -> list[str]:
         *_one_of("format", s.format, Tournament.Format.values),
         *_one_of("play", s.play, Tournament.Play.values),
     ]
+    if s.self_report and s.play != Tournament.Play.TABLE:
+        problems.append("self_report is for tournaments over the board (play table)")
     if s.play == Tournament.Play.TABLE and s.match_format == Match.Format.DUPLICATE:
         problems.append(
             "duplicate boards are dealt by the site: a tournament over the board is not duplicate"
