@@ -199,3 +199,9 @@ class SelfReportOff(ApplicationError):
     code = "self_report_off"
     http_status = status.HTTP_403_FORBIDDEN
     message = "In this tournament the organisers enter the results: the players do not report them."
+
+
+class InvalidImport(ApplicationError):
+    code = "invalid_import"
+    http_status = status.HTTP_400_BAD_REQUEST
+    message = "That is not a tournament export this site can read back."

@@ -80,6 +80,7 @@ def tournament_document(tournament: Tournament) -> dict[str, Any]:
             "game",
             "format",
             "play",
+            "self_report",
             "options",
             "match_format",
             "match_target",

@@ -376,3 +376,56 @@ def test_without_self_report_players_do_not_report(
     assert answer.status_code == 403 and answer.json()["code"] == "self_report_off"
     with pytest.raises(InvalidTournament):
         make_tournament(game="tute2", format="round_robin", self_report=True)  # online: nothing to report
+
+
+def test_a_tournament_exported_as_json_is_imported_back_with_the_same_standings(
+    make_tournament: Callable[..., Tournament], organiser: Player, enter: Callable[..., list[Any]]
+) -> None:
+    from tournaments.errors import InvalidImport
+    from tournaments.exports import tournament_document
+    from tournaments.services import club_create
+    from tournaments.services.transfer import tournament_import
+
+    # given: a finished Swiss of four over the board, with entered results
+    t = make_tournament(
+        game="tute2", format="swiss", swiss_rounds=2, play="table", seeding="manual", rated=False
+    )
+    enter(t, 4)
+    tournament_start(tournament_id=t.pk, by=organiser)
+    client = organiser_client(organiser)
+    for _ in range(2):
+        for tm in playing(t):
+            client.post(result_url(tm), {"winner": 0}, format="json")
+        advance(t)
+    assert refreshed(t).status == Tournament.Status.FINISHED
+    document = tournament_document(refreshed(t))
+
+    # when: it is imported into another club (a round trip through JSON text)
+    import json
+
+    other = club_create(name="Archivo", slug="archivo", by=organiser)
+    copy = tournament_import(club=other, by=organiser, document=json.loads(json.dumps(document, default=str)))
+
+    # then: the same entrants, rounds, results and standings
+    def table(x: Tournament) -> list[tuple[int, str, str]]:
+        return [(r.rank, r.entrant.name, str(r.points)) for r in standings_table(tournament=refreshed(x))]
+
+    assert copy.status == Tournament.Status.FINISHED and table(copy) == table(t)
+
+    def rounds(doc: dict[str, Any]) -> list[Any]:
+        names = {e["id"]: e["name"] for e in doc["entrants"]}
+        return [
+            (r["number"], [(x["table"], [names[e] for e in x["entrants"]], x["points"]) for x in r["tables"]])
+            for r in doc["rounds"]
+        ]
+
+    assert rounds(tournament_document(refreshed(copy))) == rounds(document)
+    assert ResultEntry.objects.filter(tournament_match__tournament=copy).count() == 4
+    # and: what cannot be read back is refused with the reason
+    with pytest.raises(InvalidImport):
+        tournament_import(club=other, by=organiser, document={"format": "something else"})
+    missing = json.loads(json.dumps(document, default=str))
+    missing["entrants"][0]["players"] = ["nobody-here"]
+    with pytest.raises(InvalidImport) as refused:
+        tournament_import(club=other, by=organiser, document=missing)
+    assert refused.value.detail == {"missing": ["nobody-here"]}

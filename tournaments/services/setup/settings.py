@@ -202,7 +202,7 @@ def _rules_options(s: Settings, problems: list[str]) -> dict[str, Any]:
         return {}
 
 
-def _checked(s: Settings, *, had_passcode: bool) -> dict[str, Any]:
+def checked_fields(s: Settings, *, had_passcode: bool) -> dict[str, Any]:
     """The model fields for ``s``, refusing settings that do not fit together (one message each)."""
     problems = [
         *_choice_problems(s),
@@ -228,7 +228,7 @@ def _checked(s: Settings, *, had_passcode: bool) -> dict[str, Any]:
 def tournament_create(*, club: Club, by: Player, settings: Settings) -> Tournament:
     """A new tournament of the club, open for entries; only the club's organisers make them."""
     require_organiser(club, by)
-    fields = _checked(settings, had_passcode=False)
+    fields = checked_fields(settings, had_passcode=False)
     passcode_hash = ""
     if settings.registration == Tournament.Registration.PASSCODE:
         assert settings.passcode
@@ -247,7 +247,7 @@ def tournament_update(*, tournament_id: int, by: Player, settings: Settings) -> 
     if settings.game != tournament.game and entered:
         raise InvalidTournament("The game cannot change once entrants have registered.")
     had = tournament.registration == Tournament.Registration.PASSCODE and bool(tournament.passcode_hash)
-    fields = _checked(settings, had_passcode=had)
+    fields = checked_fields(settings, had_passcode=had)
     if settings.max_entrants is not None and entered > settings.max_entrants:
         raise InvalidTournament(f"{entered} entrants are already registered.")
     for name, value in fields.items():
