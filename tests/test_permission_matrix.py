@@ -109,6 +109,12 @@ def world() -> World:
         register(tournament_id=running, player=PlayerFactory())
     tournament_start(tournament_id=running, by=demoted)
     w.ids["running"] = running
+    # A night over the board, where the organisers enter each table's result.
+    night = tournament("Night", format="round_robin", play="table")
+    entrant_bot_fill(tournament_id=night, by=demoted, level="random", count=2)
+    tournament_start(tournament_id=night, by=demoted)
+    w.ids["night"] = night
+    w.ids["night_table"] = TournamentMatch.objects.get(tournament_id=night).pk
     rows = list(TournamentMatch.objects.filter(tournament_id=running, kind="match").order_by("board"))
     theirs = next(tm for tm in rows if tm.slots.filter(entrant__player=demoted).exists())
     done = next(tm for tm in rows if tm.pk != theirs.pk)
@@ -261,6 +267,11 @@ ENDPOINTS: dict[str, Endpoint] = {
         "post",
         lambda w: t("running")(w) + f"matches/{w.ids['their_row']}/no-show/",
         lambda w: {"entrant": w.ids["present_entrant"]},
+    ),
+    "table result": ep(
+        "post",
+        lambda w: t("night")(w) + f"matches/{w.ids['night_table']}/result/",
+        lambda w: {"winner": 0},
     ),
     "correction": ep(
         "post",
