@@ -56,6 +56,18 @@ REFUSED_FOR_A_REASON = {
     ("PUT /api/v1/tournaments/{tournament_id}/", "invalid_tournament"),
     # a seek's table size that is not its game's (Tute 2: 2, Tute 4: 4), or a rating range upside down
     ("POST /api/v1/seeks/", "invalid_seek"),
+    # a table's result is exactly one of games, winner or totals (a rule across fields), and its points
+    # must be possible ones (invalid_result)
+    (
+        "POST /api/v1/tournaments/{tournament_id}/matches/{tournament_match_id}/result/",
+        "invalid:non_field_errors",
+    ),
+    ("POST /api/v1/tournaments/{tournament_id}/matches/{tournament_match_id}/result/", "invalid_result"),
+    (
+        "POST /api/v1/tournaments/{tournament_id}/matches/{tournament_match_id}/report/",
+        "invalid:non_field_errors",
+    ),
+    ("POST /api/v1/tournaments/{tournament_id}/matches/{tournament_match_id}/report/", "invalid_result"),
     # a push URL must resolve, to a public address: DNS decides, not the schema
     ("PATCH /api/v1/bots/{handle}/", "invalid_push_url"),
 }
