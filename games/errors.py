@@ -228,3 +228,9 @@ class RematchUnavailable(ApplicationError):
     code = "rematch_unavailable"
     http_status = status.HTTP_409_CONFLICT
     message = "A rematch is offered after a finished match, by one of its players."
+
+
+class HintsNotAllowed(ApplicationError):
+    code = "hints_not_allowed"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = "Hints are for unrated practice games against house bots: never in rated games, tournaments or the ladder."

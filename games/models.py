@@ -113,6 +113,9 @@ class Match(models.Model):
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
     )
+    hints_used = models.BooleanField(
+        default=False, help_text="A person asked for a hint (a practice game against house bots)."
+    )
     over_the_board = models.BooleanField(
         default=False,
         help_text="Played with real cards at a club's table: its result was entered; no deals, no actions.",

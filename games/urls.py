@@ -24,6 +24,7 @@ urlpatterns = [
         name="match-client-seed-alias",
     ),
     path("matches/<int:match_id>/record/", play.MatchRecordApi.as_view(), name="match-record"),
+    path("matches/<int:match_id>/hint/", play.MatchHintApi.as_view(), name="match-hint"),
     path("boards/<int:board_id>/", boards.BoardDetailApi.as_view(), name="board-detail"),
     path("bots/me/turns/", play.MyTurnsApi.as_view(), name="my-turns"),
     path("bots/<slug:handle>/token/", accounts.BotTokenRotateApi.as_view(), name="bot-token-rotate"),

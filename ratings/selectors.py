@@ -57,3 +57,11 @@ def current_ratings(*, pool: str, subjects: list[str]) -> dict[str, float]:
     one that has none yet."""
     found = dict(Rating.objects.filter(pool=pool, subject__in=subjects).values_list("subject", "rating"))
     return {s: float(found.get(s, settings.RATINGS_INITIAL)) for s in subjects}
+
+
+def house_level_ratings() -> dict[str, dict[str, Rating]]:
+    """Each house level's current rating row per pool (``house:<level>``), as play has made them."""
+    out: dict[str, dict[str, Rating]] = {}
+    for row in Rating.objects.filter(subject__startswith="house:").order_by("pool"):
+        out.setdefault(row.subject.removeprefix("house:"), {})[row.pool] = row
+    return out

@@ -26,6 +26,7 @@ def js_strings() -> dict[str, object]:
         "your_turn": _("Your turn"),
         "waiting_players": _("Waiting for every seat to be taken."),
         "away": _("away"),
+        "hint": _("Hint: %(move)s"),
         "waiting_for": _("Waiting for %(name)s"),
         "trump": _("Trump"),
         "faceup": _("Face-up card"),

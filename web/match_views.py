@@ -55,6 +55,7 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "rematch": selectors.rematch_fields(match) if my_seat is not None else None,
             "people_rematch": selectors.rematch_offer(match, viewer=me),
             "open_table": _open_table(match, me),
+            "hints": my_seat is not None and live_now and _practice(match),
             "levels": LEVEL_CHOICES,
             "in_tournament": selectors.tournament_of_match(match=match),
             "boards": selectors.board_rows(match),
@@ -62,6 +63,17 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "luck": [] if match.over_the_board else luck_rows(match, my_seat),
             "verify_strings": verify_strings(),
         },
+    )
+
+
+def _practice(match: Match) -> bool:
+    """An unrated game of one person against house bots: hints may be asked for (games.services.hints)."""
+    seats = list(match.seats.all())
+    return (
+        not match.rated
+        and not match.managed
+        and sum(1 for s in seats if s.player_id is not None) == 1
+        and sum(1 for s in seats if s.bot_level) == len(seats) - 1
     )
 
 

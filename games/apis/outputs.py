@@ -101,6 +101,7 @@ class MatchOutput(serializers.Serializer):
         help_text="While open: it is called off then (finish_reason expired) unless it starts.",
     )
     rematch_of = serializers.IntegerField(source="rematch_of_id", allow_null=True)
+    hints_used = serializers.BooleanField(help_text="A practice game where its person asked for hints.")
     over_the_board = serializers.BooleanField(
         help_text="Played with real cards at a club's table: its result was entered (no record to replay)."
     )

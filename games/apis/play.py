@@ -30,6 +30,7 @@ from games.selectors import (
 )
 from games.services import (
     action_submit,
+    match_hint,
 )
 from games.signals import bot_present
 from games.streams import event_lines
@@ -89,6 +90,35 @@ class ActionSubmitApi(APIView):
             idempotency_key=key,
         )
         return Response(match_view_for(context=applied.context, player=player, ply=applied.ply + 1))
+
+
+class MatchHintApi(APIView):
+    """A practice game's hint: the strongest house level's move for the caller's seat to act now."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(
+        responses={
+            200: inline_serializer(
+                "MatchHint",
+                {
+                    "action": serializers.CharField(),
+                    "ply": serializers.IntegerField(),
+                    "level": serializers.CharField(),
+                },
+            ),
+            403: OpenApiResponse(
+                ErrorOutput,
+                description="hints_not_allowed (rated, a tournament's, the ladder's, people at the table), not_seated",
+            ),
+            409: OpenApiResponse(ErrorOutput, description="not_your_turn, match_not_in_progress"),
+        },
+        description="In an unrated game of one person against house bots only; the match is then marked "
+        "`hints_used`. The hint is what the strongest level would play from your seat's view.",
+    )
+    def get(self, request: Request, match_id: int) -> Response:
+        hint = match_hint(match_id=match_id, player=signed_in(request))
+        return Response({"action": hint.action, "ply": hint.ply, "level": hint.level})
 
 
 class MatchRecordApi(APIView):

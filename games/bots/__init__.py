@@ -47,6 +47,13 @@ BOTS: Final[dict[str, Bot]] = {
 #: Built-in bot names, weakest first.
 BOT_LEVELS: Final[tuple[str, ...]] = ("random", "rule", "search")
 
+#: What each level plays like, in a sentence (the API's words; the website translates its own).
+LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
+    "random": "Any legal card: for a first game.",
+    "rule": "Plays by the book: follows the rules of thumb a club player knows.",
+    "search": "Thinks ahead over the deals it may face, from what its seat can know: the strongest.",
+}
+
 
 def get_bot(name: str) -> Bot:
     """The bot registered as ``name``; ``UnknownBot`` (a ``KeyError`` and a ``ValueError``) otherwise."""
@@ -65,4 +72,4 @@ def register_bot(name: str, bot: Bot, *, replace: bool = False) -> None:
     BOTS[name] = bot
 
 
-__all__ = ["BOTS", "BOT_LEVELS", "Bot", "UnknownBot", "get_bot", "register_bot"]
+__all__ = ["BOTS", "BOT_LEVELS", "LEVEL_DESCRIPTIONS", "Bot", "UnknownBot", "get_bot", "register_bot"]

@@ -1,5 +1,6 @@
 """The games app's services: the only writers of its models."""
 
+from games.services.hints import Hint, match_hint
 from games.services.matches import (
     client_seed_set,
     match_abort,
@@ -40,6 +41,7 @@ from games.services.specs import Clock, MatchSpec, SeatSpec, match_spec
 __all__ = [
     "Applied",
     "Clock",
+    "Hint",
     "MatchSpec",
     "SeatSpec",
     "action_submit",
@@ -55,6 +57,7 @@ __all__ = [
     "match_abort",
     "match_call_off",
     "match_create",
+    "match_hint",
     "match_record",
     "match_record_change",
     "match_rematch",

@@ -261,3 +261,23 @@ def test_the_match_stream_tells_the_table_which_seats_are_away() -> None:
     match.refresh_from_db()
     seats = list(match.seats.select_related("player"))
     assert clock(match, seats)["away"] == []
+
+
+def test_a_practice_game_offers_a_hint_button_and_a_rated_one_does_not(client: Client) -> None:
+    from tests.web.conftest import bot_match
+
+    ana = person("ana")
+    practice = match_create(
+        spec=match_spec(
+            created_by=ana,
+            game="tute2",
+            seats=[SeatSpec(player=ana.handle), SeatSpec(bot="rule")],
+            rated=False,
+        )
+    )
+    rated = bot_match("tute2", ana)
+    signed_in(client, ana)
+    assert 'id="ask-hint"' in client.get(f"/matches/{practice.pk}/").content.decode()
+    assert 'id="ask-hint"' not in client.get(f"/matches/{rated.pk}/").content.decode()
+    Match.objects.filter(pk=practice.pk).update(hints_used=True)
+    assert "Played with hints." in client.get(f"/matches/{practice.pk}/").content.decode()

@@ -661,6 +661,32 @@
       if (shown && shown.view) drawTrick(shown, false);
     });
 
+    // A practice game's hint: the server says which move the strongest house level would make; the page
+    // marks that card or button (it decides nothing itself).
+    var askHint = document.getElementById("ask-hint");
+    if (askHint) {
+      askHint.addEventListener("click", function () {
+        fetch(askHint.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
+          .then(function (r) {
+            return r.json().then(function (body) {
+              if (!r.ok) {
+                showError((S.errors && S.errors[body.code]) || body.message || S.error);
+                return;
+              }
+              Array.prototype.forEach.call(live.querySelectorAll(".hinted"), function (n) {
+                n.classList.remove("hinted");
+              });
+              var target = live.querySelector('[data-action="' + body.action + '"]');
+              if (target) target.classList.add("hinted");
+              announce(fmt(S.hint, { move: target ? target.getAttribute("aria-label") || target.textContent : body.action }));
+            });
+          })
+          .catch(function () {
+            showError(S.connection);
+          });
+      });
+    }
+
     var resign = document.getElementById("resign");
     if (resign) {
       resign.addEventListener("click", function () {
