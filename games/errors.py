@@ -234,3 +234,36 @@ class HintsNotAllowed(ApplicationError):
     code = "hints_not_allowed"
     http_status = status.HTTP_403_FORBIDDEN
     message = "Hints are for unrated practice games against house bots: never in rated games, tournaments or the ladder."
+
+
+class ReviewNotAllowed(ApplicationError):
+    code = "review_not_allowed"
+    http_status = status.HTTP_403_FORBIDDEN
+    message = (
+        "A game's review is for the person who held the seat, and for anyone once a public match is over "
+        "and its deals are revealed."
+    )
+
+
+class GameNotFound(ApplicationError):
+    code = "game_not_found"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "The match has no game with that number."
+
+
+class SeatNotFound(ApplicationError):
+    code = "seat_not_found"
+    http_status = status.HTTP_404_NOT_FOUND
+    message = "The match has no seat with that number."
+
+
+class GameNotFinished(ApplicationError):
+    code = "game_not_finished"
+    http_status = status.HTTP_409_CONFLICT
+    message = "The game is not over: its review comes once it is."
+
+
+class NoMovesToReview(ApplicationError):
+    code = "no_moves_to_review"
+    http_status = status.HTTP_409_CONFLICT
+    message = "This game was played over the board: its result was entered, there are no moves to review."

@@ -14,7 +14,7 @@ from django.utils import timezone
 from games.engine import State, export_record
 from games.engine.fair import commitment, fair_fields
 from games.errors import BoardNotFound, MatchNotFound
-from games.models import ApiToken, Board, Game, Match, Player, Seat
+from games.models import ApiToken, Board, Game, Match, Player, Review, Seat
 from games.states import game_state
 
 
@@ -286,3 +286,28 @@ def incoming_challenges(*, player: Player) -> QuerySet[Match]:
         .prefetch_related(_seats())
         .order_by("-created_at", "-id")
     )
+
+
+def review_progress(*, player: Player, limit: int = 60) -> list[Review]:
+    """The latest ``limit`` finished reviews of ``player``'s own seats, oldest game first (with their match
+    and game): what the player page's progress shows."""
+    reviews = (
+        Review.objects.filter(player=player, status=Review.Status.DONE, decisions__gt=0)
+        .select_related("match", "game")
+        .order_by("-game__finished_at", "-id")[:limit]
+    )
+    return list(reversed(list(reviews)))
+
+
+def reviews_public(match: Match) -> bool:
+    """Whether anyone may see the reviews of every seat of ``match``: a public match, over, its deals
+    revealed (no board of it still played at another table)."""
+    return match.status == Match.Status.FINISHED and not match.private and not boards_sealed(match)
+
+
+def review_may_see(*, match: Match, seat: Seat, player: Player | None) -> bool:
+    """Whether ``player`` (None: a visitor) may see the review of ``seat`` once its game is over: the
+    person who held it, or anyone where the match's reviews are public."""
+    if player is not None and seat.player_id == player.pk:
+        return True
+    return reviews_public(match)

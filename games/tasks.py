@@ -14,6 +14,7 @@ from games.services import (
     turn_timeout,
 )
 from games.services.luck import game_luck_compute
+from games.services.review import review_compute
 from tute_site.celery import retried_task
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,12 @@ def requeue_house_bot_turns() -> int:
 def game_luck(game_id: int) -> None:
     """Work out a finished game's luck figure (house bots playing its deal); a no-op once stored."""
     game_luck_compute(game_id=game_id)
+
+
+@retried_task(name="games.game_review", soft_time_limit=1200, time_limit=1260, max_retries=5)
+def game_review(review_id: int) -> None:
+    """Work out a game's review for one seat (the background queue); goes on from what is stored."""
+    review_compute(review_id=review_id)
 
 
 @shared_task(name="games.sweep_open_tables", acks_late=True, soft_time_limit=50, time_limit=60)

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games.apis import accounts, boards, matches, play
+from games.apis import accounts, boards, matches, play, reviews
 
 # Django tries the patterns in order: the two that every move calls come first. The ladder's bots/...
 # paths (ladder/urls.py) are included after these; none of them matches another's path.
@@ -25,6 +25,7 @@ urlpatterns = [
     ),
     path("matches/<int:match_id>/record/", play.MatchRecordApi.as_view(), name="match-record"),
     path("matches/<int:match_id>/hint/", play.MatchHintApi.as_view(), name="match-hint"),
+    path("matches/<int:match_id>/review/", reviews.MatchReviewApi.as_view(), name="match-review"),
     path("boards/<int:board_id>/", boards.BoardDetailApi.as_view(), name="board-detail"),
     path("bots/me/turns/", play.MyTurnsApi.as_view(), name="my-turns"),
     path("bots/<slug:handle>/token/", accounts.BotTokenRotateApi.as_view(), name="bot-token-rotate"),

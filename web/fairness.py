@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from games.engine.fair import commitment
 from games.engine.rules import side_of
 from games.models import Game, Match, Player, Seat
-from games.selectors import boards_sealed
+from games.selectors import boards_sealed, review_progress
 from games.states import match_rules
 from web.cards import RANK_NAMES, SUIT_NAMES
 from web.charts import skill_chart
@@ -131,6 +131,39 @@ def skill_summary(player: Player, *, limit: int = 60) -> list[dict[str, Any]] | 
             "recent": rows[-SKILL_TABLE_ROWS:][::-1],
             "chart": skill_chart(rows),
             "average": round(sum(r["skill"] for r in rows) / len(rows), 1),
+        }
+        for kind, rows in sorted(kinds.items())
+    ]
+
+
+def progress_summary(player: Player) -> list[dict[str, Any]] | None:
+    """Per game kind: the player's reviewed games (games.services.review), oldest first, each with its
+    points lost per decision against the best the analysis found; the chart of it over time (drawn as
+    skill is, below zero: 0 is every decision the best) and the latest rows for the table."""
+    reviews = review_progress(player=player)
+    if not reviews:
+        return None
+    kinds: dict[str, list[dict[str, Any]]] = {}
+    for review in reviews:
+        per_decision = round(review.points_lost / review.decisions, 2)
+        kinds.setdefault(review.match.game, []).append(
+            {
+                "match": review.match_id,
+                "game": review.game.number,
+                "seat": review.seat,
+                "finished_at": review.game.finished_at,
+                "decisions": review.decisions,
+                "points_lost": review.points_lost,
+                "per_decision": per_decision,
+                "skill": -per_decision,  # the chart's value
+            }
+        )
+    return [
+        {
+            "game": kind,
+            "recent": rows[-SKILL_TABLE_ROWS:][::-1],
+            "chart": skill_chart(rows),
+            "average": round(sum(r["points_lost"] for r in rows) / sum(r["decisions"] for r in rows), 2),
         }
         for kind, rows in sorted(kinds.items())
     ]

@@ -27,6 +27,24 @@ def js_strings() -> dict[str, object]:
         "waiting_players": _("Waiting for every seat to be taken."),
         "away": _("away"),
         "hint": _("Hint: %(move)s"),
+        # the replay's review (games.services.review): a decision's line, the summary, the worst moments
+        "review_best": _("Review: the best move (%(points)s points expected)."),
+        "review_cost": _(
+            "Review: the best was %(best)s (%(points)s points expected); this cost %(cost)s points."
+        ),
+        "review_worst": _("One of the game's worst moments."),
+        "review_total": _("Points lost: %(points)s over %(n)s decisions (%(each)s a decision)."),
+        "review_moment": _("Step %(n)s: %(played)s, the best was %(best)s (cost: %(cost)s)"),
+        "review_no_worst": _("No decision cost 2 points or more."),
+        "review_queued": _("Asking for the review…"),
+        "review_running": _("Reviewing: %(done)s of %(n)s decisions…"),
+        "review_errors": {
+            "review_not_allowed": _(
+                "Only the person who held that seat may see its review until the match is public and over."
+            ),
+            "game_not_finished": _("The game is not over yet."),
+            "no_moves_to_review": _("Played over the board: there are no moves to review."),
+        },
         "waiting_for": _("Waiting for %(name)s"),
         "trump": _("Trump"),
         "faceup": _("Face-up card"),

@@ -12,7 +12,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from games.models import Game, Match, Player
-from games.selectors import boards_sealed, context_of, match_view_for
+from games.selectors import boards_sealed, context_of, match_view_for, reviews_public
 from web import live, selectors
 from web.fairness import luck_rows, verify_panel, verify_strings
 from web.forms import LEVEL_CHOICES
@@ -62,8 +62,23 @@ def match_detail(request: HttpRequest, match_id: int) -> HttpResponse:
             "verify_games": [] if match.over_the_board else verify_panel(match),
             "luck": [] if match.over_the_board else luck_rows(match, my_seat),
             "verify_strings": verify_strings(),
+            "review": _review_panel(match, me, seats) if replay else None,
         },
     )
+
+
+def _review_panel(match: Match, me: Player | None, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The replay's review panel: the seats the viewer may have reviewed (games.selectors.review_may_see:
+    their own, or every seat where the match's reviews are public), the viewer's own first."""
+    mine = [s.index for s in match.seats.all() if me is not None and s.player_id == me.pk]
+    allowed = [s.index for s in match.seats.all()] if reviews_public(match) else mine
+    if not allowed:
+        return None
+    order = sorted(allowed, key=lambda index: (index not in mine, index))
+    return {
+        "url": reverse("match-review", args=[match.pk]),
+        "seats": [{"index": index, "name": seats[index]["name"]} for index in order],
+    }
 
 
 def _practice(match: Match) -> bool:

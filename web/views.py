@@ -29,7 +29,7 @@ from tute_site.exceptions import ApplicationError
 from web import selectors
 from web.charts import rating_chart
 from web.errors import error_text
-from web.fairness import skill_summary
+from web.fairness import progress_summary, skill_summary
 from web.forms import BotChallengeForm, PlayForm, SignupForm
 from web.people import request_player, request_user, safe_next
 from web.people_forms import ChallengeForm
@@ -113,6 +113,7 @@ def player_detail(request: HttpRequest, handle: str) -> HttpResponse:
             "record": selectors.player_record(player=player),
             "clubs": selectors.clubs_of(player=player),
             "skill": skill_summary(player),
+            "progress": progress_summary(player),
             "online": selectors.is_online(player),
             "challenge_form": _challenge_form(request, player),
         },

@@ -124,7 +124,8 @@ def test_the_board_page_is_linked_from_the_finished_match_and_bounded_in_queries
     # given: a finished duplicate match of two boards
     alice = person("alice")
     match = duplicate("tute2", [alice, "rule"], boards=2)
-    with django_assert_max_num_queries(9):  # as any finished match's page (test_pages)
+    # as any finished match's page (test_pages), and whether its boards are revealed for the review panel
+    with django_assert_max_num_queries(10):
         html = client.get(reverse("web:match", args=[match.pk])).content.decode()
     # then: the finished page lists the boards with their differences, each linked
     assert 'id="boards"' in html

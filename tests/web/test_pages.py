@@ -132,8 +132,9 @@ def test_player_page_draws_the_rating_history_and_lists_matches_in_fixed_queries
     club_create(name="Peña El Rey", slug="pena", by=alice)
 
     # when: the page is read (player, ratings, changes, matches and their seats, the matches' rating
-    # changes, the won/lost record, clubs, the games with a luck figure for the skill section: none here)
-    with django_assert_num_queries(9):
+    # changes, the won/lost record, clubs, the games with a luck figure for the skill section and the
+    # reviews for the progress section: none here)
+    with django_assert_num_queries(10):
         html = client.get(reverse("web:player", args=["alice"])).content.decode()
 
     # then: an inline SVG line through the start and the three ratings, and the matches listed

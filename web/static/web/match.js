@@ -878,6 +878,7 @@
       if (s.scores && s.scores.length) info.appendChild(el("div", "scores", S.score + ": " + s.scores.join(" · ")));
       trickBox(part("r-trick"), part("r-table-title"), s.trick, s.trick_end || !s.trick.length ? s.last_trick : null, nameOf);
       part("r-action").textContent = s.action ? fmt(S.played, { name: nameOf(s.action.seat), action: actionLabel(s.action.code) }) : S.deal;
+      drawReview();
       var hands = part("r-hands");
       hands.textContent = "";
       s.hands.forEach(function (cards, i) {
@@ -895,6 +896,31 @@
         row.appendChild(hand);
         hands.appendChild(row);
       });
+    };
+
+    // A review attached by the review panel: {game: index, byStep: {step: entry}, worst: {step: rank}}.
+    // The step of a decision is its game ply + 1 (step 0 is the deal).
+    var review = null;
+    var drawReview = function () {
+      var line = part("r-review");
+      if (!line) return;
+      var e = review && review.game === gameIndex ? review.byStep[step] : null;
+      line.hidden = !e;
+      line.className = "r-review";
+      if (!e) return;
+      var text;
+      if (e.best === e.played || e.cost <= 0) {
+        text = fmt(S.review_best, { points: e.values[e.played] });
+        line.classList.add("best");
+      } else {
+        text = fmt(S.review_cost, { best: actionLabel(e.best), points: e.values[e.best], cost: e.cost });
+        line.classList.add("lost");
+      }
+      if (review.worst[step] !== undefined) {
+        text += " " + S.review_worst;
+        line.classList.add("worst");
+      }
+      line.textContent = text;
     };
 
     var go = function (where) {
@@ -919,7 +945,25 @@
       draw();
     };
 
-    var viewer = { go: go, root: root };
+    var viewer = {
+      go: go,
+      root: root,
+      game: function () {
+        return gameIndex;
+      },
+      number: function () {
+        return meta().number;
+      },
+      goStep: function (n) {
+        step = Math.max(0, Math.min(meta().steps - 1, n));
+        draw();
+      },
+      setReview: function (r) {
+        review = r;
+        draw();
+      },
+      onGame: null,
+    };
     var use = function () {
       activeViewer = viewer;
     };
@@ -944,6 +988,7 @@
         step = 0;
         fillHands();
         draw();
+        if (viewer.onGame) viewer.onGame(gameIndex);
       });
     }
     fillHands();
@@ -955,6 +1000,110 @@
     var replay = data(root.dataset.replay);
     if (replay && replay.games && replay.games.length) viewers.push(replayViewer(root, replay));
   });
+  /* ---------------------------------------------------------------- review panel */
+
+  // The finished match's review panel (#review): asks the API for the review of the chosen seat in the
+  // game the replay shows, polls while a worker works it out, then hands it to the replay viewer (a line
+  // beside each of that seat's moves) and lists the worst moments, each a jump to its step.
+  function reviewPanel(panel, viewer) {
+    var status = document.getElementById("review-status");
+    var summary = document.getElementById("review-summary");
+    var seatSelect = document.getElementById("review-seat");
+    var button = document.getElementById("review-start");
+    var asked = 0; // which request is current: a newer one (another seat or game) drops the older
+    var show = function (body, game) {
+      var byStep = {};
+      var worst = {};
+      body.entries.forEach(function (e) {
+        byStep[e.game_ply + 1] = e;
+      });
+      body.worst.forEach(function (index, rank) {
+        worst[body.entries[index].game_ply + 1] = rank;
+      });
+      viewer.setReview({ game: game, byStep: byStep, worst: worst });
+      status.textContent = "";
+      var perDecision = body.decisions ? Math.round((body.points_lost / body.decisions) * 100) / 100 : 0;
+      document.getElementById("review-total").textContent = fmt(S.review_total, {
+        points: body.points_lost,
+        n: body.decisions,
+        each: perDecision,
+      });
+      var list = document.getElementById("review-worst");
+      list.textContent = "";
+      body.worst.forEach(function (index) {
+        var e = body.entries[index];
+        var b = el(
+          "button",
+          "moment",
+          fmt(S.review_moment, { n: e.game_ply + 1, played: actionLabel(e.played), best: actionLabel(e.best), cost: e.cost })
+        );
+        b.type = "button";
+        b.addEventListener("click", function () {
+          viewer.goStep(e.game_ply + 1);
+          viewer.root.scrollIntoView({ block: "nearest" });
+        });
+        var li = el("li");
+        li.appendChild(b);
+        list.appendChild(li);
+      });
+      if (!body.worst.length) list.appendChild(el("li", null, S.review_no_worst));
+      summary.hidden = false;
+    };
+    var ask = function (id, game, seat) {
+      if (id !== asked) return;
+      fetch(panel.dataset.url + "?game=" + viewer.number() + "&seat=" + seat, {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      })
+        .then(function (r) {
+          return r.json().then(function (body) {
+            return { code: r.status, body: body };
+          });
+        })
+        .then(function (answer) {
+          if (id !== asked) return;
+          if (answer.code === 200) {
+            button.disabled = false;
+            show(answer.body, game);
+          } else if (answer.code === 202) {
+            status.textContent = fmt(S.review_running, { done: answer.body.entries.length, n: answer.body.decisions });
+            window.setTimeout(function () {
+              ask(id, game, seat);
+            }, 1500);
+          } else {
+            button.disabled = false;
+            status.textContent = (S.review_errors && S.review_errors[answer.body.code]) || S.error + ": " + answer.body.message;
+          }
+        })
+        .catch(function () {
+          if (id !== asked) return;
+          status.textContent = S.connection;
+          window.setTimeout(function () {
+            ask(id, game, seat);
+          }, 3000);
+        });
+    };
+    var clear = function () {
+      asked += 1;
+      button.disabled = false;
+      summary.hidden = true;
+      status.textContent = "";
+      viewer.setReview(null);
+    };
+    button.addEventListener("click", function () {
+      asked += 1;
+      button.disabled = true;
+      summary.hidden = true;
+      status.textContent = S.review_queued;
+      ask(asked, viewer.game(), seatSelect.value);
+    });
+    seatSelect.addEventListener("change", clear);
+    viewer.onGame = clear;
+  }
+
+  var reviewRoot = document.getElementById("review");
+  if (reviewRoot && viewers.length) reviewPanel(reviewRoot, viewers[0]);
+
   if (viewers.length) {
     activeViewer = viewers[0];
     document.addEventListener("keydown", function (ev) {

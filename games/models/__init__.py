@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .review import Review as Review  # a module of its own: reviews are read apart from play
+
 
 class Player(models.Model):
     """Someone who takes a seat: a person, or a bot account owned by a person."""
