@@ -57,4 +57,7 @@ def test_a_visitor_reviews_a_public_games_seat_and_the_replay_shows_it_beside_ea
     phone.dispatch_event("#step-range", "input")
     assert phone.locator("#r-review").is_visible()
     assert_fits_and_accessible(phone, "a match page with its review on a phone")
+    phone.click("#next-trick")  # a trick's end: its cards left on the table, set apart
+    assert phone.locator("#r-trick .card.dim").count() > 0
+    assert_fits_and_accessible(phone, "a replay's finished trick on a phone")
     assert Review.objects.count() == 1
