@@ -19,6 +19,7 @@ from lobby.models import Seek
 from lobby.selectors import lobby_snapshot, seeks_of
 from lobby.services import seek_answer, seek_cancel, seek_create, seek_seen, window
 from lobby.streams import STREAM_SECONDS, lobby_lines
+from ratings.outputs import BOT_LEVEL_OUTPUT
 from tute_site.api import ErrorOutput, EventStreamRenderer, Input, PagedList, client_address, query_input
 from tute_site.streams import LeasedLines, stream_lease
 
@@ -195,6 +196,7 @@ LOBBY_OUTPUT = inline_serializer(
                 "players": serializers.ListField(child=serializers.CharField()),
             },
         ),
+        "house_levels": BOT_LEVEL_OUTPUT,
     },
 )
 
@@ -219,7 +221,8 @@ class LobbyApi(APIView):
     @extend_schema(
         responses=LOBBY_OUTPUT,
         description="Public open tables with a free seat (join one with POST /api/v1/matches/{id}/join/), "
-        "the people looking for a game (seeks) and who is online; at most 100 of each. "
+        "the people looking for a game (seeks), who is online (at most 100 of each) and the house bot "
+        "levels with their ratings, as GET /api/v1/bots/levels/ lists them. "
         "GET /api/v1/lobby/stream/ sends the same whenever it changes.",
     )
     def get(self, request: Request) -> Response:

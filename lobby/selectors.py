@@ -15,7 +15,7 @@ from games.selectors import online_since
 from lobby.models import Seek
 from lobby.services import window
 from ratings.facts import player_subject
-from ratings.selectors import current_ratings
+from ratings.selectors import current_ratings, house_levels
 
 #: The lobby lists this many of each (the newest tables, the oldest seeks, the people seen last).
 LOBBY_LIMIT = 100
@@ -102,7 +102,8 @@ def seek_row(seek: Seek, now: datetime) -> dict[str, Any]:
 
 
 def lobby_snapshot(*, now: datetime | None = None) -> dict[str, Any]:
-    """The lobby now: tables, seeks and the people online (their handles and how many)."""
+    """The lobby now: tables, seeks, the people online (their handles and how many) and the house levels
+    with their ratings (``ratings.selectors.house_levels``), for a table's free seats."""
     now = now or timezone.now()
     tables = lobby_tables()
     ratings = _ratings([(m.game, s.player_id) for m in tables for s in m.seats.all() if s.player_id])
@@ -112,6 +113,7 @@ def lobby_snapshot(*, now: datetime | None = None) -> dict[str, Any]:
         "tables": [table_row(m, ratings) for m in tables],
         "seeks": [seek_row(s, now) for s in waiting_seeks()],
         "online": {"count": count, "players": online},
+        "house_levels": house_levels(),
     }
 
 

@@ -30,7 +30,7 @@ from games.services.specs import MAX_MOVE_SECONDS
 from lobby.errors import InvalidSeek, SeekExists, SeekMatched, SeekNotFound, SeekOutOfRange, TooManySeeks
 from lobby.models import Seek
 from ratings.facts import house_subject, player_subject
-from ratings.selectors import current_ratings
+from ratings.selectors import current_ratings, measured_level_ratings
 from tute_site.celery import queue_on_commit
 
 log = logging.getLogger(__name__)
@@ -237,9 +237,16 @@ def seeks_pair() -> Paired:
 
 
 def house_level_near(game: str, rating: float) -> str:
-    """The house bot level whose rating in ``game``'s pool is nearest ``rating``."""
+    """The house bot level whose rating in ``game``'s pool is nearest ``rating``: its measured rating
+    (``manage.py rate_levels``) where it has one, else its rating from rated games (or the initial)."""
     ratings = current_ratings(pool=game, subjects=[house_subject(level) for level in BOT_LEVELS])
-    return min(BOT_LEVELS, key=lambda level: (abs(ratings[house_subject(level)] - rating), level))
+    measured = measured_level_ratings(pool=game)
+
+    def level_rating(level: str) -> float:
+        row = measured.get(level, {}).get(game)
+        return row.rating if row is not None else ratings[house_subject(level)]
+
+    return min(BOT_LEVELS, key=lambda level: (abs(level_rating(level) - rating), level))
 
 
 def _seating(group: list[Seek], game: str) -> list[Seek]:

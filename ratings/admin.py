@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from ratings.models import Rating, RatingChange
+from ratings.models import LevelRating, Rating, RatingChange
 
 
 @admin.register(Rating)
@@ -23,6 +23,18 @@ class RatingChangeAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: object) -> bool:
         return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(LevelRating)
+class LevelRatingAdmin(admin.ModelAdmin):
+    list_display = ("level", "pool", "rating", "deals", "against", "share", "measured_at")
+    list_filter = ("pool", "level")
+
+    def has_add_permission(self, request: object) -> bool:
+        return False  # measured by manage.py rate_levels
 
     def has_change_permission(self, request: object, obj: object = None) -> bool:
         return False

@@ -5,18 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games.bots import BOT_LEVELS, LEVEL_DESCRIPTIONS
 from games.models import Player
 from ratings.errors import PlayerNotFound, UnknownPool
 from ratings.models import Pool, Rating
-from ratings.selectors import house_level_ratings, is_provisional, leaderboard, player_ratings
+from ratings.outputs import BOT_LEVEL_OUTPUT
+from ratings.selectors import house_levels, is_provisional, leaderboard, player_ratings
 from tute_site.api import PagedList, QueryIntegerField, query_input
 
 #: Ten years: past that a date before the calendar's first year would be asked for (a 500 once).
@@ -109,48 +109,12 @@ class PlayerRatingsApi(APIView):
 
 
 class BotLevelsApi(APIView):
-    """The house bot levels, weakest first, each with what it plays like and its rating in each pool as
-    its games against people and other bots have made it (with the date of its last rated game)."""
+    """The house bot levels, weakest first, each with what it plays like, its rating in each pool as its
+    games against people and other bots have made it (with the date of its last rated game), and its
+    rating in each game as measured by the levels' play against each other (with the date measured)."""
 
     permission_classes = [AllowAny]
 
-    @extend_schema(
-        responses=inline_serializer(
-            "BotLevel",
-            {
-                "level": serializers.CharField(),
-                "description": serializers.CharField(),
-                "ratings": serializers.DictField(
-                    child=inline_serializer(
-                        "BotLevelRating",
-                        {
-                            "rating": serializers.FloatField(),
-                            "rated_matches": serializers.IntegerField(),
-                            "as_of": serializers.DateTimeField(allow_null=True),
-                        },
-                    ),
-                    help_text="By pool (tute2, tute4, tute4-pairs, pocha); a pool it has not played is absent.",
-                ),
-            },
-            many=True,
-        )
-    )
+    @extend_schema(responses=BOT_LEVEL_OUTPUT)
     def get(self, request: Request) -> Response:
-        ratings = house_level_ratings()
-        return Response(
-            [
-                {
-                    "level": level,
-                    "description": LEVEL_DESCRIPTIONS.get(level, ""),
-                    "ratings": {
-                        pool: {
-                            "rating": round(row.rating, 1),
-                            "rated_matches": row.rated_matches,
-                            "as_of": row.last_played_at,
-                        }
-                        for pool, row in ratings.get(level, {}).items()
-                    },
-                }
-                for level in BOT_LEVELS
-            ]
-        )
+        return Response(house_levels())

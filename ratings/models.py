@@ -97,3 +97,40 @@ class RatingsWriter(models.Model):
 
     def __str__(self) -> str:
         return "ratings writer lock"
+
+
+class LevelRating(models.Model):
+    """A house bot level's rating in one pool as measured by play: ``manage.py rate_levels`` plays the
+    levels against each other on duplicate deals, turns each level's share against the level below into
+    an Elo difference and anchors the scale (docs/BOTS.md, "House levels"). Apart from ``Rating``: the
+    ladder's ``house:<level>`` rows move with rated matches; this one is recomputed by the command."""
+
+    level = models.CharField(max_length=16)
+    pool = models.CharField(max_length=12, choices=Pool.choices)
+    rating = models.FloatField()
+    #: Deals (Tute) or whole games (Pocha) played against each neighbouring level, each from both sides.
+    deals = models.PositiveIntegerField()
+    #: The level measured against (the one below it; blank for the weakest) and its share of the results.
+    against = models.CharField(max_length=16, blank=True)
+    share = models.FloatField(null=True, blank=True)
+    measured_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["pool", "rating"]
+        constraints = [
+            models.UniqueConstraint(fields=["level", "pool"], name="level_rating_unique_level_pool"),
+            models.CheckConstraint(condition=~models.Q(level=""), name="level_rating_level_named"),
+            models.CheckConstraint(condition=models.Q(deals__gt=0), name="level_rating_played"),
+            models.CheckConstraint(
+                condition=models.Q(share__isnull=True) | models.Q(share__gte=0, share__lte=1),
+                name="level_rating_share_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(share__isnull=True, against="")
+                | (models.Q(share__isnull=False) & ~models.Q(against="")),
+                name="level_rating_share_against",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.level} {self.pool} {self.rating:.0f} ({self.measured_at:%Y-%m-%d})"

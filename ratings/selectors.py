@@ -9,8 +9,9 @@ from django.conf import settings
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from games.bots import BOT_LEVELS, LEVEL_DESCRIPTIONS
 from games.models import Player
-from ratings.models import Rating, RatingChange
+from ratings.models import LevelRating, Rating, RatingChange
 
 
 def is_provisional(rating: Rating) -> bool:
@@ -65,3 +66,54 @@ def house_level_ratings() -> dict[str, dict[str, Rating]]:
     for row in Rating.objects.filter(subject__startswith="house:").order_by("pool"):
         out.setdefault(row.subject.removeprefix("house:"), {})[row.pool] = row
     return out
+
+
+def measured_level_ratings(*, pool: str | None = None) -> dict[str, dict[str, LevelRating]]:
+    """Each house level's rating per pool as ``manage.py rate_levels`` last measured it."""
+    rows = LevelRating.objects.order_by("pool", "level")
+    if pool is not None:
+        rows = rows.filter(pool=pool)
+    out: dict[str, dict[str, LevelRating]] = {}
+    for row in rows:
+        out.setdefault(row.level, {})[row.pool] = row
+    return out
+
+
+def level_rating_anchor(*, pool: str, level: str) -> float:
+    """Where ``level`` anchors its pool's measured scale: its ladder rating there (``house:<level>``), or
+    the starting rating when it has played no rated match of the pool."""
+    row = Rating.objects.filter(pool=pool, subject=f"house:{level}").only("rating").first()
+    return float(row.rating) if row is not None else float(settings.RATINGS_INITIAL)
+
+
+def house_levels() -> list[dict[str, Any]]:
+    """The house levels, weakest first: what each plays like, its rating per pool as rated games have
+    made it (``ratings``: rating, rated_matches, as_of) and as ``manage.py rate_levels`` measured it
+    (``measured``: rating, deals, against, share, measured_at). A pool without one is absent."""
+    played = house_level_ratings()
+    measured = measured_level_ratings()
+    return [
+        {
+            "level": level,
+            "description": LEVEL_DESCRIPTIONS.get(level, ""),
+            "ratings": {
+                pool: {
+                    "rating": round(row.rating, 1),
+                    "rated_matches": row.rated_matches,
+                    "as_of": row.last_played_at,
+                }
+                for pool, row in played.get(level, {}).items()
+            },
+            "measured": {
+                pool: {
+                    "rating": round(row.rating, 1),
+                    "deals": row.deals,
+                    "against": row.against or None,
+                    "share": row.share,
+                    "measured_at": row.measured_at,
+                }
+                for pool, row in measured.get(level, {}).items()
+            },
+        }
+        for level in BOT_LEVELS
+    ]

@@ -13,11 +13,13 @@ from typing import Any
 import factory
 from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from games.models import ApiToken, Game, Match, Player
 from games.services import SeatSpec, match_create, match_spec, token_create
 from games.tokens import token_digest
 from ladder.models import GAMES, Validation
+from ratings.models import LevelRating
 
 
 class UserFactory(factory.django.DjangoModelFactory[User]):
@@ -114,3 +116,20 @@ def token_for(player: Player) -> str:
 def current_game(match: Match) -> Game | None:
     """The match's game being played (or the last one), as the database has it now."""
     return Game.objects.filter(match_id=match.pk).order_by("-number").first()
+
+
+class LevelRatingFactory(factory.django.DjangoModelFactory[LevelRating]):
+    """A house level's measured rating, as ``manage.py rate_levels`` leaves it (a given, in tests of what
+    reads it; the command's own tests play for theirs)."""
+
+    class Meta:
+        model = LevelRating
+        django_get_or_create = ("level", "pool")
+
+    level = "rule"
+    pool = "tute2"
+    rating = 1500.0
+    deals = 200
+    against = ""
+    share = None
+    measured_at = factory.LazyFunction(timezone.now)

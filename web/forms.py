@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -9,21 +10,28 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm, UsernameField
 from django.contrib.auth.models import User
 from django.core.validators import RegexValidator, slug_re
+from django.utils.formats import date_format
 from django.utils.functional import lazy
+from django.utils.html import format_html, format_html_join
 from django.utils.text import slugify
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import BOT_LEVELS
 from games.models import Match
 from tournaments.models import Club, Membership, Tournament
 from tournaments.services import Settings
-from web.names import bot_level_choice
+from web.names import bot_level_choice, bot_level_description, bot_level_name
 
 GAME_CHOICES = [
     (Match.GameName.TUTE2.value, _("Tute (2 players)")),
     (Match.GameName.TUTE4.value, _("Tute (4 players in pairs)")),
     (Match.GameName.POCHA.value, _("Pocha")),
 ]
+
+
+#: A game's short name beside a level's rating.
+GAME_NAMES = {"tute2": _("Tute 2"), "tute4": _("Tute 4"), "pocha": _("Pocha")}
 
 
 class SignupForm(UserCreationForm):
@@ -47,6 +55,33 @@ LEVEL_CHOICES = [
 ]
 
 
+def level_label(level: str, info: Mapping[str, Any] | None) -> str:
+    """A house level as a choice: its name, what it plays like and its measured rating in each game (the
+    page shows the chosen game's) with the date it was measured."""
+    measured = (info or {}).get("measured") or {}
+    ratings = format_html_join(
+        " ",
+        '<span class="level-rating" data-game="{}">{}: {}</span>',
+        ((pool, GAME_NAMES.get(pool, pool), f"{row['rating']:.0f}") for pool, row in measured.items()),
+    )
+    if measured:
+        when = max(row["measured_at"] for row in measured.values())
+        rated = format_html(
+            '{} <span class="level-date">{}</span>',
+            ratings,
+            _("(measured %(date)s)") % {"date": date_format(localtime(when), "DATE_FORMAT")},
+        )
+    else:
+        rated = format_html('<span class="level-date">{}</span>', _("not measured yet"))
+    return format_html(
+        '<span class="level-name">{}</span> <span class="level-description">{}</span> '
+        '<span class="level-ratings">{}</span>',
+        bot_level_name(level),
+        bot_level_description(level),
+        rated,
+    )
+
+
 class BotChallengeForm(forms.Form):
     """The game an owner challenges their own bot to."""
 
@@ -57,7 +92,12 @@ class PlayForm(forms.Form):
     """A match against the house bots: the person at seat 0, a house bot at every other seat."""
 
     game = forms.ChoiceField(label=_("Game"), choices=GAME_CHOICES)
-    bot = forms.ChoiceField(label=_("House bot"), choices=LEVEL_CHOICES, initial="rule")
+    bot = forms.ChoiceField(
+        label=_("House bot"),
+        choices=[(level, lazy(bot_level_name, str)(level)) for level in BOT_LEVELS],
+        initial="rule",
+        widget=forms.RadioSelect,
+    )
     players = forms.IntegerField(
         label=_("Players (Pocha only)"),
         min_value=2,
@@ -89,6 +129,15 @@ class PlayForm(forms.Form):
             "can choose the cards alone (1 to 64 plain ASCII characters, no colon)."
         ),
     )
+
+    def __init__(self, *args: Any, levels: Sequence[Mapping[str, Any]] = (), **kwargs: Any) -> None:
+        """``levels``: the house levels with their ratings (``ratings.selectors.house_levels``), so that each
+        choice shows what the level plays like and its measured rating per game with the date."""
+        super().__init__(*args, **kwargs)
+        known = {item["level"]: item for item in levels}
+        bot = self.fields["bot"]
+        assert isinstance(bot, forms.ChoiceField)
+        bot.choices = [(level, level_label(level, known.get(level))) for level in BOT_LEVELS]
 
     def options(self) -> dict[str, object]:
         """The rules flags the form sets (Pocha's hand sizes); the engine checks them."""

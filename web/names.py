@@ -32,7 +32,13 @@ POSITIONS: dict[int, tuple[str, ...]] = {
 
 def bot_level_name(level: str) -> str:
     """A house bot's level as people read it: "Rule bot", "Random bot"."""
-    names = {"rule": _("Rule bot"), "random": _("Random bot"), "search": _("Search bot")}
+    names = {
+        "rule": _("Rule bot"),
+        "random": _("Random bot"),
+        "beginner": _("Beginner bot"),
+        "casual": _("Casual bot"),
+        "search": _("Search bot"),
+    }
     return names.get(level, _("%(level)s bot") % {"level": level.capitalize()})
 
 
@@ -41,9 +47,28 @@ def bot_level_choice(level: str) -> str:
     names = {
         "rule": _("Rule bot: plays by the book (recommended)"),
         "random": _("Random bot: any legal card (for beginners)"),
+        "beginner": _("Beginner bot: plays like someone learning the game"),
+        "casual": _("Casual bot: sound, with a beginner's mistake now and then"),
         "search": _("Search bot: thinks ahead over the deals it may face (strongest)"),
     }
     return names.get(level, bot_level_name(level))
+
+
+def bot_level_description(level: str) -> str:
+    """What a level plays like, in a sentence (games.bots.LEVEL_DESCRIPTIONS in the reader's language)."""
+    descriptions = {
+        "random": _("Any legal card: for a first game."),
+        "beginner": _(
+            "Plays like someone learning: knows the rules, often throws away an ace, trumps a trick worth "
+            "nothing, forgets a cante or the swap, over-bids."
+        ),
+        "casual": _(
+            "Plays like a casual player: sound most of the time, now and then the beginner's mistakes."
+        ),
+        "rule": _("Plays by the book: follows the rules of thumb a club player knows."),
+        "search": _("Thinks ahead over the deals it may face, from what its seat can know: the strongest."),
+    }
+    return descriptions.get(level, "")
 
 
 _DEFAULT_ENTRANT = re.compile(r"^([a-z]+) (bot|pair) (\d+)$")

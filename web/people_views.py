@@ -4,6 +4,8 @@ writes through the games and lobby services; a refusal becomes a message on the 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -30,6 +32,7 @@ from games.services import (
 )
 from lobby.selectors import lobby_snapshot
 from lobby.services import seek_answer, seek_cancel, seek_create, seek_seen
+from ratings.selectors import house_levels
 from tute_site.exceptions import ApplicationError
 from web import selectors
 from web.errors import error_text
@@ -57,7 +60,7 @@ def play_page(
         request,
         "web/play.html",
         {
-            "form": bots or PlayForm(),
+            "form": bots or PlayForm(levels=house_levels()),
             "seek_form": seek or SeekForm(prefix="seek"),
             "table_form": table or TableForm(prefix="table"),
             "levels": LEVEL_CHOICES,
@@ -169,13 +172,36 @@ def seek_take(request: HttpRequest, seek_id: int) -> HttpResponse:
     return redirect("web:match", match_id=match.pk)
 
 
+#: The games whose measured ratings the lobby's house-bot table shows, in its columns' order.
+LEVEL_POOLS = ("tute2", "tute4", "pocha")
+
+
+def _level_rows(levels: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lobby's house-bot table: per level, its measured rating in each game (None: not measured)
+    and when it was last measured."""
+    rows = []
+    for item in levels:
+        measured = item["measured"]
+        dates = [row["measured_at"] for row in measured.values()]
+        rows.append(
+            {
+                "level": item["level"],
+                "ratings": [measured[pool]["rating"] if pool in measured else None for pool in LEVEL_POOLS],
+                "measured_at": max(dates) if dates else None,
+            }
+        )
+    return rows
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
+    snapshot = lobby_snapshot()
     return render(
         request,
         "web/lobby.html",
         {
-            "lobby": lobby_snapshot(),
+            "lobby": snapshot,
             "levels": BOT_LEVELS,
+            "level_rows": _level_rows(snapshot["house_levels"]),
             "stream_url": reverse("lobby-stream"),
             "js_strings": js_strings(),
             "me": me.handle if (me := request_player(request)) is not None else "",

@@ -21,10 +21,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from games.bots import BOT_LEVELS
 from games.engine import RulesError
 from games.models import Player
 from games.services import SeatSpec, match_create, match_spec, player_for_user
 from ratings.models import Rating
+from ratings.selectors import house_levels
 from tute_site.exceptions import ApplicationError
 from web import selectors
 from web.charts import rating_chart
@@ -136,7 +138,12 @@ def me(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def play(request: HttpRequest) -> HttpResponse:
-    form = PlayForm(request.POST or None)
+    chosen = request.GET.get("bot")  # the lobby's Play link beside a level
+    form = PlayForm(
+        request.POST or None,
+        levels=house_levels(),
+        initial={"bot": chosen} if chosen in BOT_LEVELS else None,
+    )
     if request.method == "POST" and form.is_valid():
         me = player_for_user(user=request_user(request))
         game = form.cleaned_data["game"]

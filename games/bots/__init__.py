@@ -3,8 +3,9 @@
 A bot sees what a person in its seat sees (``games.engine.SeatView``) and the legal action codes; it
 gets its randomness from the seeded ``rng`` it is handed, never from the global ``random``, and does no
 I/O, so a bot's game replays exactly from its seed. ``BOTS`` maps a name to a bot; ``BOT_LEVELS``
-orders the built-in bots from the weakest up. A new bot (a search bot, say) joins with
-``register_bot`` and takes its place in ``BOT_LEVELS`` by an edit here.
+orders the built-in bots from the weakest up (``manage.py rate_levels`` measures the order by play;
+``beginner`` and ``casual`` are the rule bot with human-looking mistakes, ``games.bots.human``). A new
+bot joins with ``register_bot`` and takes its place in ``BOT_LEVELS`` by an edit here.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Final, Protocol
 
 from games.engine import SeatView
 
+from .human import beginner, casual
 from .random import choose as random_choose
 from .rule import choose as rule_choose
 from .search import SearchBot
@@ -40,16 +42,21 @@ class UnknownBot(KeyError, ValueError):
 
 BOTS: Final[dict[str, Bot]] = {
     "random": random_choose,
+    "beginner": beginner,
+    "casual": casual,
     "rule": rule_choose,
     "search": SearchBot(),
 }
 
 #: Built-in bot names, weakest first.
-BOT_LEVELS: Final[tuple[str, ...]] = ("random", "rule", "search")
+BOT_LEVELS: Final[tuple[str, ...]] = ("random", "beginner", "casual", "rule", "search")
 
 #: What each level plays like, in a sentence (the API's words; the website translates its own).
 LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
     "random": "Any legal card: for a first game.",
+    "beginner": "Plays like someone learning: knows the rules, often throws away an ace, trumps a trick "
+    "worth nothing, forgets a cante or the swap, over-bids.",
+    "casual": "Plays like a casual player: sound most of the time, now and then the beginner's mistakes.",
     "rule": "Plays by the book: follows the rules of thumb a club player knows.",
     "search": "Thinks ahead over the deals it may face, from what its seat can know: the strongest.",
 }

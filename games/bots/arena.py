@@ -74,11 +74,17 @@ class Duel:
     game: str
     deals: int
     games: int
-    wins: int
+    wins: float  # a game both sides won (a tie) counts a half
+    points: int = 0  # the points the bot's side scored, over every game
+    points_total: int = 0  # both sides' points
 
     @property
     def share(self) -> float:
         return self.wins / self.games if self.games else 0.0
+
+    @property
+    def points_share(self) -> float:
+        return self.points / self.points_total if self.points_total else 0.5
 
 
 def duel(
@@ -96,7 +102,8 @@ def duel(
     if not rules.is_tute:
         raise ValueError(f"a duel is a Tute game (tute2, tute4), not {game}")
     n = rules.players
-    wins = games = 0
+    wins = 0.0
+    games = points = points_total = 0
     for deal in range(deals):
         deal_seed = f"{seed}:{game}:{deal}"
         for side in (0, 1):
@@ -104,9 +111,12 @@ def duel(
             state = play_game(rules, bots, seed=deal_seed, dealer=deal % n, rng_seed=deal_seed)
             result = state.result()
             assert result is not None
-            wins += side in result.winners
+            if side in result.winners:
+                wins += 1.0 / len(result.winners)
             games += 1
-    return Duel(game=game, deals=deals, games=games, wins=wins)
+            points += result.scores[side]
+            points_total += result.scores[0] + result.scores[1]
+    return Duel(game=game, deals=deals, games=games, wins=wins, points=points, points_total=points_total)
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,4 +174,64 @@ def pocha_table(
         others_total=others_total,
         first=first,
         first_alone=first_alone,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PochaDuel:
+    """Pocha, two bots at one table: over ``games`` whole games, each played twice with the bots' seats
+    swapped, every seat of the bot compared with every seat of the opponent by their final totals
+    (1 to the higher, a half each when equal: the comparisons the Pocha rating pool makes)."""
+
+    players: int
+    games: int
+    comparisons: int
+    wins: float
+    bot_total: int  # the bot's seats' final totals, added up
+    opponent_total: int
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.comparisons if self.comparisons else 0.0
+
+
+def pocha_duel(
+    bot: Bot,
+    opponent: Bot,
+    *,
+    games: int,
+    seed: str,
+    players: int = 4,
+    options: Mapping[str, Any] | None = None,
+) -> PochaDuel:
+    """Whole Pocha games on duplicate deals: ``bot`` in the even seats and ``opponent`` in the odd ones,
+    then the other way round on the same deal; the first dealer moves round game by game."""
+    rules = Rules.build("pocha", players, options)
+    comparisons = 0
+    wins = 0.0
+    bot_total = opponent_total = 0
+    for number in range(games):
+        game_seed = f"{seed}:pocha:{number}"
+        for parity in (0, 1):
+            mine = [s for s in range(players) if s % 2 == parity]
+            bots = [bot if s in mine else opponent for s in range(players)]
+            state = play_game(rules, bots, seed=game_seed, dealer=number % players, rng_seed=game_seed)
+            result = state.result()
+            assert result is not None
+            scores = result.scores
+            for a in mine:
+                bot_total += scores[a]
+                for b in range(players):
+                    if b in mine:
+                        continue
+                    comparisons += 1
+                    wins += 1.0 if scores[a] > scores[b] else 0.5 if scores[a] == scores[b] else 0.0
+            opponent_total += sum(scores[b] for b in range(players) if b not in mine)
+    return PochaDuel(
+        players=players,
+        games=2 * games,
+        comparisons=comparisons,
+        wins=wins,
+        bot_total=bot_total,
+        opponent_total=opponent_total,
     )

@@ -78,7 +78,7 @@ def test_the_house_levels_are_listed_weakest_first_with_their_ratings() -> None:
     Rating.objects.create(pool="tute2", subject="house:rule", rating=1612.34, rated_matches=40)
     Rating.objects.create(pool="pocha", subject="house:search", rating=1701.0, rated_matches=12)
     levels = APIClient().get("/api/v1/bots/levels/").json()
-    assert [level["level"] for level in levels] == ["random", "rule", "search"]
+    assert [level["level"] for level in levels] == ["random", "beginner", "casual", "rule", "search"]
     assert all(level["description"] for level in levels)
-    assert levels[1]["ratings"] == {"tute2": {"rating": 1612.3, "rated_matches": 40, "as_of": None}}
-    assert levels[2]["ratings"]["pocha"]["rating"] == 1701.0 and levels[0]["ratings"] == {}
+    assert levels[3]["ratings"] == {"tute2": {"rating": 1612.3, "rated_matches": 40, "as_of": None}}
+    assert levels[4]["ratings"]["pocha"]["rating"] == 1701.0 and levels[0]["ratings"] == {}

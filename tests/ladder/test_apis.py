@@ -48,13 +48,13 @@ def test_the_bot_leaderboard_lists_bots_and_house_anchors(rated_bot: Player, ano
     assert answer.status_code == 200
     rows = answer.json()["results"]
     by_name = {row["handle"] or row["house_bot"]: row for row in rows}
-    assert set(by_name) == {"alpha", "rule", "random", "search"}  # the unplayed levels too
+    assert set(by_name) == {"alpha", *BOT_LEVELS}  # the unplayed levels too
     alpha, rule = by_name["alpha"], by_name["rule"]
     assert alpha["owner"] == rated_bot.owner.username and alpha["matches"] == 1 and alpha["online"]
     assert alpha["win_share"] in (0.0, 1.0) and rule["house_bot"] == "rule" and rule["handle"] is None
     assert 0 < alpha["error_rate"] < 1 and alpha["timeout_rate"] == 0.0
     assert rule["matches"] == 1 and by_name["search"]["matches"] == 0
-    assert [row["rank"] for row in rows] == [1, 2, 3, 4]
+    assert [row["rank"] for row in rows] == list(range(1, len(BOT_LEVELS) + 2))
     assert [row["rating"] for row in rows] == sorted((row["rating"] for row in rows), reverse=True)
 
 
@@ -71,7 +71,7 @@ def test_the_bot_leaderboard_lists_every_house_level_before_it_played(anon_clien
     assert {(row["rating"], row["matches"], row["provisional"], row["handle"]) for row in rows} == {
         (1500.0, 0, True, None)
     }
-    assert [row["rank"] for row in rows] == [1, 2, 3]
+    assert [row["rank"] for row in rows] == list(range(1, len(BOT_LEVELS) + 1))
     assert anon_client.get("/api/v1/ladder/chess/leaderboard/").json()["code"] == "unknown_game"
 
 

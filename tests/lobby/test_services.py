@@ -15,7 +15,7 @@ from lobby.errors import InvalidSeek, SeekExists, SeekMatched, SeekOutOfRange
 from lobby.models import Seek
 from lobby.services import house_level_near, seek_answer, seek_cancel, seek_create, seek_seen, seeks_pair
 from ratings.models import Rating
-from tests.factories import BotPlayerFactory, PlayerFactory
+from tests.factories import BotPlayerFactory, LevelRatingFactory, PlayerFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -220,3 +220,17 @@ def test_answering_a_two_player_seek_seats_both_at_once_within_its_range(
     assert {s.player_id for s in match.seats.all()} == {ana.pk, cris.pk}
     seek.refresh_from_db()
     assert seek.status == Seek.Status.MATCHED and seek.match_id == match.pk
+
+
+def test_the_bots_of_a_matching_level_go_by_the_measured_ratings_first() -> None:
+    # given: ladder ratings for the levels, and rate_levels' measures of three of them in Tute 2
+    for level, rating in (("random", 1100), ("rule", 1600), ("search", 1900)):
+        Rating.objects.create(pool="tute2", subject=f"house:{level}", rating=rating, rated_matches=100)
+    for level, rating in (("beginner", 1250), ("casual", 1420), ("rule", 1500)):
+        LevelRatingFactory(level=level, pool="tute2", rating=rating)
+    # then: a measured rating wins over the ladder's (rule measured 1500, not its 1600); unmeasured levels
+    # keep the ladder's
+    assert house_level_near("tute2", 1270) == "beginner"
+    assert house_level_near("tute2", 1440) == "casual"
+    assert house_level_near("tute2", 1560) == "rule"
+    assert house_level_near("tute2", 1800) == "search"

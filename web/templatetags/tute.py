@@ -36,6 +36,12 @@ def bot_level(level: str) -> str:
 
 
 @register.filter
+def bot_level_description(level: str) -> str:
+    """What a house bot level plays like, in a sentence."""
+    return names.bot_level_description(level)
+
+
+@register.filter
 def entrant_name(name: str | None) -> str:
     return names.entrant_name(name) if name else ""
 

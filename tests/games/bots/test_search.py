@@ -56,7 +56,7 @@ def test_search_is_reproducible_for_a_seed_and_a_budget() -> None:
 
 
 def test_the_levels_and_the_cheat() -> None:
-    assert BOT_LEVELS == ("random", "rule", "search")
+    assert BOT_LEVELS == ("random", "beginner", "casual", "rule", "search")
     assert isinstance(BOTS["search"], SearchBot)
     assert "cheat" not in BOTS and "cheat" not in BOT_LEVELS
     rules = Rules.build("tute2")

@@ -5,6 +5,7 @@
  * - an open table: looks at its seats every few seconds and reloads when someone sits, leaves or it starts;
  * - the lobby: its Server-Sent Events (or a poll of /api/v1/lobby/ without them), drawn as they come;
  * - the table form: only the seats of the chosen table size, and Pocha's player count for Pocha only;
+ * - the house-bot form: each level's measured rating for the chosen game only;
  * - the invite link's Copy button.
  * What may be done is the server's to say: this script only shows it.
  */
@@ -172,6 +173,19 @@
     link.addEventListener("focus", function () {
       link.select();
     });
+  }
+
+  /* -- the house-bot form: each level's rating for the chosen game (without the script: every game's) */
+  var playForm = document.getElementById("play-form");
+  var playGame = playForm && playForm.querySelector("select[name=game]");
+  if (playGame) {
+    var showLevelRatings = function () {
+      playForm.querySelectorAll(".level-rating").forEach(function (node) {
+        node.hidden = node.dataset.game !== playGame.value;
+      });
+    };
+    playGame.addEventListener("change", showLevelRatings);
+    showLevelRatings();
   }
 
   /* -- the table form: the seats of the table's size only */
