@@ -96,7 +96,7 @@ def test_a_person_signs_up_plays_tute2_against_a_house_bot_and_finds_their_ratin
     # when: they start a Tute 2 match against the rule bot
     page.goto(f"{site}/play/")
     page.select_option("#id_game", "tute2")
-    page.select_option("#id_bot", "rule")
+    page.check("#play-form input[name=bot][value=rule]")  # one radio a level
     page.click("#play-form button[type=submit]")
     page.wait_for_url(f"{site}/matches/*/")
     match = Match.objects.get(seats__player__handle="lucia")
