@@ -32,7 +32,10 @@ install: $(STAMP)
 run: $(STAMP)
 	DJANGO_DEBUG=1 $(BIN)/python -m tute_site.run_local
 
-test: lint typecheck pytest pytest-sqlite
+# The four parts run side by side (-j4), each line of their output printed whole (-Oline): the pytest
+# run waits on real processes much of its time (workers, browsers, servers), which the others fill.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j4 -Oline lint typecheck pytest pytest-sqlite
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -47,11 +50,12 @@ typecheck: $(STAMP)
 	DJANGO_DEBUG=1 $(BIN)/mypy
 
 # pytest exits 5 when it collected no test: that is a failure here, not a pass. The suite runs on
-# PYTEST_WORKERS processes (pytest-xdist; each its own test database and Redis databases, see
+# PYTEST_WORKERS processes (pytest-xdist; each its own test database and two Redis databases, see
 # tests/workers.py; 0: one process), a test file to a process, so that its module fixtures (a real
-# worker, a browser) start once. pytest-quick leaves out the tests marked slow (real workers, browsers,
+# worker, a browser) start once. Four on two vCPUs: much of a test's time is spent waiting on a real
+# worker, a browser or a server, which the other processes fill. pytest-quick leaves out the tests marked slow (real workers, browsers,
 # servers a test starts) for a quick loop; make test runs everything.
-PYTEST_WORKERS ?= 2
+PYTEST_WORKERS ?= 4
 pytest: $(STAMP)
 	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \

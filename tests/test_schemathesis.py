@@ -51,6 +51,8 @@ REFUSED_FOR_A_REASON = {
     ("POST /api/v1/matches/", "invalid:seats"),
     # within the seats: one holds a player and a house bot, a player sits twice (invalid_seats)
     ("POST /api/v1/matches/", "invalid_seats"),
+    # house bots asked for seats the match's table does not have (its size is the match's)
+    ("POST /api/v1/matches/{match_id}/bots/", "invalid_seats"),
     # a format, a game and their rounds that do not go together (Pocha plays pocha_tables, Swiss rounds)
     ("POST /api/v1/tournaments/", "invalid_tournament"),
     ("PUT /api/v1/tournaments/{tournament_id}/", "invalid_tournament"),

@@ -30,15 +30,17 @@ if TYPE_CHECKING:
     from rest_framework.test import APIClient
 
 PROJECT_DIR = Path(__file__).resolve().parents[1]
-#: Redis databases one test process takes, counting down from its TEST_BROKER_DB: the games worker
-#: tests' own, then ratings (-2), tournaments (-3), the ladder (-4), push bots (-5), the Celery steps (-6).
-BROKER_DBS_PER_PROCESS = 7
+#: Redis databases one test process takes, counting down from its TEST_BROKER_DB: the brokers of its real
+#: workers, then ``STEP_BROKER_DB`` (the Celery consumer-step test's own app). One database serves every
+#: module's worker: a test process runs one file at a time (``--dist loadfile``), each module's worker is
+#: stopped before the next module starts, and a broker is flushed before a module's first worker.
+BROKER_DBS_PER_PROCESS = 2
 
 
 def broker_db_for(base: int, xdist_worker: str | None) -> int:
     """The Redis database this test process's worker tests use as their broker (flushed before a worker
     starts): ``base`` (TUTE_TEST_REDIS_DB, 15 by default), and under pytest-xdist one block of
-    BROKER_DBS_PER_PROCESS further down per worker (gw0: 15..9, gw1: 8..2), so that parallel workers
+    BROKER_DBS_PER_PROCESS further down per worker (gw0: 15 and 14, gw1: 13 and 12...), so that parallel workers
     never share a broker. Runs that share one Redis at the same time (two checkouts on one machine) give
     each its own base."""
     if not xdist_worker:
@@ -56,6 +58,7 @@ def broker_db_for(base: int, xdist_worker: str | None) -> int:
 TEST_BROKER_DB = broker_db_for(
     int(os.environ.get("TUTE_TEST_REDIS_DB", "15")), os.environ.get("PYTEST_XDIST_WORKER")
 )
+STEP_BROKER_DB = TEST_BROKER_DB - 1
 QUEUE = "celery"
 #: Every queue the worker reads: the default one, the bot-only matches' (TUTE_BOT_ONLY_QUEUE) and the
 #: background one (TUTE_BACKGROUND_QUEUE: games' luck figures).

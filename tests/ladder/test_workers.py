@@ -20,8 +20,8 @@ from ratings.models import Rating
 from tests.client.conftest import Account, Bots
 from tests.workers import TEST_BROKER_DB, Worker, broker_url_for_tests, worker_running
 
-#: A Redis database of its own (games: TEST_BROKER_DB, ratings: -2, tournaments: -3).
-LADDER_BROKER_DB = (TEST_BROKER_DB - 4) % 16
+#: This process's broker for real workers (flushed before the module's worker starts).
+LADDER_BROKER_DB = TEST_BROKER_DB
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

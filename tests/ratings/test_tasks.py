@@ -32,9 +32,8 @@ from tests.workers import (
 )
 from tute_site.celery import app as celery_app
 
-#: A Redis database of its own, so that these tests and the games worker tests (TEST_BROKER_DB) may
-#: run side by side.
-RATINGS_BROKER_DB = (TEST_BROKER_DB - 2) % 16
+#: This process's broker for real workers (flushed before the module's worker starts).
+RATINGS_BROKER_DB = TEST_BROKER_DB
 
 
 def rows(match: Match) -> list[tuple[str, str, float, float]]:

@@ -32,8 +32,8 @@ from tournaments.selectors import bracket_view, standings_table
 from tournaments.services import entrant_bot_fill, tournament_start
 from tournaments.state import points_of
 
-#: A Redis database of its own (the games worker tests use TEST_BROKER_DB, the ratings ones - 2).
-TOURNAMENTS_BROKER_DB = (TEST_BROKER_DB - 3) % 16
+#: This process's broker for real workers (flushed before the module's worker starts).
+TOURNAMENTS_BROKER_DB = TEST_BROKER_DB
 #: A whole tournament of house bots, on a shared two-CPU machine.
 TOURNAMENT_TIMEOUT = 600.0
 

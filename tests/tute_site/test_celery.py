@@ -74,9 +74,9 @@ def test_the_requeue_on_connect_step_publishes_on_a_fresh_connection_and_never_s
     from tute_site.celery import RequeueOnConnect
 
     monkeypatch.delenv("CELERY_BROKER_URL")  # it would win over the broker given here
-    from tests.workers import TEST_BROKER_DB
+    from tests.workers import STEP_BROKER_DB
 
-    db_url = redis_url.rsplit("/", 1)[0] + f"/{(TEST_BROKER_DB - 6) % 16}"  # no other test's database
+    db_url = redis_url.rsplit("/", 1)[0] + f"/{STEP_BROKER_DB}"  # no other test's database
     broker = Celery("requeue-test", broker=db_url)
     client = redis.Redis.from_url(db_url)
     client.delete("celery")
