@@ -32,10 +32,17 @@ install: $(STAMP)
 run: $(STAMP)
 	DJANGO_DEBUG=1 $(BIN)/python -m tute_site.run_local
 
-# The four parts run side by side (-j4), each line of their output printed whole (-Oline): the pytest
-# run waits on real processes much of its time (workers, browsers, servers), which the others fill.
+# pytest runs in front, its progress live; lint, typecheck and the SQLite pass run beside it (-j3, each
+# one's output kept whole in var/test-side.log and printed once pytest is done): pytest waits on real
+# processes much of its time (workers, browsers, servers), which they fill. Any part failing fails it.
 test: $(STAMP)
-	@$(MAKE) --no-print-directory -j4 -Oline lint typecheck pytest pytest-sqlite
+	@mkdir -p var; \
+	$(MAKE) --no-print-directory -j3 -Otarget lint typecheck pytest-sqlite > var/test-side.log 2>&1 & side=$$!; \
+	status=0; $(MAKE) --no-print-directory pytest || status=$$?; \
+	side_status=0; wait $$side || side_status=$$?; \
+	echo "--- beside pytest: lint, typecheck and the SQLite pass"; cat var/test-side.log; \
+	if [ $$side_status -ne 0 ]; then echo "make test: lint, typecheck or the SQLite pass failed" >&2; fi; \
+	[ $$status -eq 0 ] && [ $$side_status -eq 0 ]
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
