@@ -5,7 +5,8 @@
                                  [--budget samples=48,prior=3,weights=keep_trump:2.5/pair_keep:0.6]
 
 Tute 2 and Tute 4: deal i (dealt from the seed ``"{S}:{game}:{i}"``, the dealer rotating) is played twice,
-``--bot`` at seat 0 (seats 0+2 in Tute 4) then at seat 1 (seats 1+3), ``--opponent`` in the other seats;
+``--bot`` at seat 0 (seats 0+2 in Tute 4) then at seat 1 (seats 1+3), ``--opponent`` in the other seats
+(``--opponent pool``: deal i against ``POOL[i % 4]``, casual, beginner, search and random in turn);
 printed are the bot's share of all the points scored (card points, cantes, last trick), its share of the
 games won, each with a 95% interval over deals, and its think time per decision (process CPU time: the
 median and the 99th percentile). ``--cheat`` plays the same deals with the bench-only ``cheat`` bot (the
@@ -25,7 +26,8 @@ level (Tute 4's ``TUTE4_BUDGET``); ``weights=keep_trump:2.5/pair_keep:0.6`` sets
 ``PolicyWeights``. Variants are screened on the same deals, so their difference is paired.
 ``--bot lab.<name>`` plays a variant measured without a gain (``bench/lab``: ``lab.ismcts``,
 ``lab.replies``, ``lab.windows``, ...); ``--budget`` also takes their fields (``method=ismcts``), over
-the variant's own. ``--bot handcheat`` (bench only, like the cheat) sees the other hands but not the stock's order: what
+the variant's own. ``--bot br`` and ``--bot fairbr`` are the best responses to ``rule`` (bench/lab/response.py: issue 33's
+ceilings; ``--budget samples=8,draws=400`` for the fair one: deals kept, at most drawn). ``--bot handcheat`` (bench only, like the cheat) sees the other hands but not the stock's order: what
 it takes over ``search`` is about what a search of the hidden hands can gain with this evaluator.
 """
 
@@ -40,7 +42,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 # Run as a script (`python bench/bot_strength.py`), sys.path[0] is bench/: the project root holds `games`.
 PROJECT_DIR = Path(__file__).resolve().parent.parent
@@ -50,6 +52,7 @@ if str(PROJECT_DIR) not in sys.path:
 from bench.lab import EXPERIMENTS, LabBudget, LabSearchBot, lab_bot, lab_budget  # noqa: E402
 from bench.lab import register as register_lab  # noqa: E402
 from bench.lab.replies import reshuffled  # noqa: E402
+from bench.lab.response import BestResponse, FairBestResponse  # noqa: E402
 from games.bots import get_bot  # noqa: E402
 from games.bots.arena import play_game  # noqa: E402
 from games.bots.search import TUTE4_BUDGET, Budget, CheatBot, PolicyWeights, SearchBot  # noqa: E402
@@ -136,6 +139,11 @@ def _bot(name: str) -> Any:
         return _cheat(CheatBot(_budget()))
     if name in ("handcheat", "handcheat-plain"):
         return _cheat(HandCheat(_budget(), prior=name == "handcheat"))
+    if name == "br":
+        return BestResponse()
+    if name == "fairbr":
+        # ``--budget samples=8,draws=400``: the deals kept a decision, and at most how many drawn
+        return FairBestResponse(samples=BUDGET.get("samples", 8), tries=BUDGET.get("draws", 400))
     if name == "search" and BUDGET:  # each game's default level with the fields set
         budget = _budget()
         bot = LabSearchBot if isinstance(budget, LabBudget) else SearchBot
@@ -170,11 +178,22 @@ def parse_budget(text: str) -> dict[str, Any]:
     return out
 
 
+#: ``--opponent pool`` (issue 33's second yardstick, against overfitting ``rule``): deal i is played
+#: against ``POOL[i % 4]``: the rule bot with human-looking mistakes at two rates (a noisy and a more
+#: perturbed ``rule``), the search level as it plays today, and random.
+POOL: Final = ("casual", "beginner", "search", "random")
+
+
+def opponent_for(name: str, deal: int) -> str:
+    """The opponent of ``deal``: ``name``, or the pool's member for that deal."""
+    return POOL[deal % len(POOL)] if name == "pool" else name
+
+
 def play_deal(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
     """One Tute deal played twice, seats swapped: the bot's points and wins, and the totals."""
     game, bot_name, opponent_name, seed, deal = job
     rules = Rules.build(game)
-    bot, opponent = Timed(_bot(bot_name)), _bot(opponent_name)
+    bot, opponent = Timed(_bot(bot_name)), _bot(opponent_for(opponent_name, deal))
     deal_seed = f"{seed}:{game}:{deal}"
     mine = theirs = wins = 0
     for side in (0, 1):
@@ -193,7 +212,7 @@ def play_pocha(job: tuple[str, str, str, str, int]) -> dict[str, Any]:
     _, bot_name, opponent_name, seed, number = job
     players = 4
     rules = Rules.build("pocha", players)
-    bot, opponent = Timed(_bot(bot_name)), _bot(opponent_name)
+    bot, opponent = Timed(_bot(bot_name)), _bot(opponent_for(opponent_name, number))
     seat = number % players
     game_seed = f"{seed}:pocha:{number}"
     bots = [bot if s == seat else opponent for s in range(players)]
@@ -338,7 +357,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--bot", default="search", help="the bot measured (a registered level, lab.<name>, or cheat)"
     )
-    parser.add_argument("--opponent", default="rule", help="the bot it plays against")
+    parser.add_argument(
+        "--opponent", default="rule", help="the bot it plays against; pool: deal i against POOL[i %% 4]"
+    )
     parser.add_argument("--games", default="tute2,tute4,pocha", help="comma-separated: tute2, tute4, pocha")
     parser.add_argument("--deals", type=int, default=2000, help="Tute deals per game, each played twice")
     parser.add_argument(

@@ -6,7 +6,7 @@ Each is the production ``SearchBot`` subclassed (``LabSearchBot``) with a ``LabB
 ``Budget`` extended by the variants' fields, and playouts by the production policy with ``LabWeights``'
 options: ``ismcts`` and ``replies`` (other searches of Tute 2's stock phase), ``windows`` (the rule
 bot's swaps and cantes unsearched), ``rule_weight`` (the rule bot's card scores added), ``confidence``
-(a paired test for the rule bot's choice), ``mismatch`` (deals weighed by the others' past choices),
+(a paired test for the rule bot's choice), ``mismatch`` (deals weighed by the others' past choices; ``model``: by the rule bot's own choices),
 ``horizon`` (playouts cut and scored by an estimate), ``draw_weight``, ``sure_leads`` and ``cover`` (the
 policy's options). Every field at its default, a lab bot plays as the production one.
 """
@@ -30,6 +30,10 @@ EXPERIMENTS: Final[dict[str, dict[str, Any]]] = {
     "rule_weight": {"rule_weight": 0.5},
     "confidence": {"confidence": 1.0},
     "mismatch": {"mismatch": 0.5, "draws": 4},
+    # issue 33: deals weighed by how well the rule bot's own choices explain the others' last 8 plies
+    "model": {"mismatch": 0.1, "model": "rule", "model_plies": 8},
+    # issue 33: the other side's next choice in each playout is the rule bot's own
+    "reply": {"model_replies": 1},
     "horizon": {"horizon": 2},
     "draw_weight": {"weights": LabWeights(draw_weight=1.0)},
     "sure_leads": {"weights": LabWeights(tute4_sure_leads=True)},

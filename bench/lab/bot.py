@@ -12,10 +12,13 @@ from games.bots.rule import card_scores, read_view
 from games.bots.rule import choose as rule_choose
 from games.bots.search.bot import SearchBot, Tally, rule_guide
 from games.bots.search.budget import Budget
+from games.bots.search.values import hand_value
 from games.engine import SeatView
-from games.engine.actions import ACTION_OF_CODE
+from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
+from games.engine.hands import OVER
 from games.engine.sampling import DealSampler
 from games.engine.table import Table
+from games.engine.views import seat_view
 
 from . import ismcts, replies
 from .budget import LabBudget, lab_budget
@@ -103,6 +106,9 @@ class LabSearchBot(SearchBot):
             samples = budget.samples
         tables: list[Table] = []
         weights: list[float] = []
+        model_rng = random.Random(rng.random())
+        # the others' choices the model is asked about: those of the last model_plies plies
+        since = view.game_ply - budget.model_plies if budget.model_plies else -1
         for _ in range(samples):
             table = None
             weight = 1.0
@@ -110,7 +116,14 @@ class LabSearchBot(SearchBot):
                 seen = [1.0]
 
                 def watch(t: Table, legal: list[int], action: int, seen: list[float] = seen) -> None:
-                    if t.to_act != view.seat and lab_greedy(t, legal, budget.weights) != action:
+                    if t.to_act == view.seat or t.ply < since:
+                        return
+                    if budget.model == "rule":
+                        codes = tuple(CODE_OF_ACTION[a] for a in legal)
+                        choice = ACTION_OF_CODE[rule_choose(seat_view(t, t.to_act, None), codes, model_rng)]
+                    else:
+                        choice = lab_greedy(t, legal, budget.weights)
+                    if choice != action:
                         seen[0] *= budget.mismatch
 
                 found = sampler.sample(rng, watch)
@@ -144,6 +157,24 @@ class LabSearchBot(SearchBot):
 
     def playout(self, table: Table, seat: int, rng: random.Random, budget: Budget) -> float:
         lab = cast(LabBudget, budget)
+        if lab.model_replies and table.rules.is_tute:
+            side = table.side_of(seat)
+            replies = lab.model_replies
+            # in the stock phase only: once it is drawn the rule bot solves exactly, at a price
+            while replies and table.phase != OVER and (not table.rules.has_stock or table.faceup >= 0):
+                legal = table.legal_ids()
+                if table.side_of(table.to_act) == side or len(legal) == 1:
+                    if len(legal) == 1:
+                        table.step(legal[0])
+                    else:
+                        table.step(lab_greedy(table, legal, lab.weights))
+                    continue
+                codes = tuple(CODE_OF_ACTION[a] for a in legal)
+                view = seat_view(table, table.to_act, None)
+                table.step(ACTION_OF_CODE[rule_choose(view, codes, rng)])
+                replies -= 1
+            if table.phase == OVER:
+                return hand_value(table, seat)
         return lab_playout_value(table, seat, rng, lab.horizon, lab.weights)
 
     def pick(self, tally: Tally, scored: list[int], prior: int | None, exact: bool, budget: Budget) -> int:

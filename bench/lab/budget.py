@@ -25,6 +25,16 @@ class LabBudget(Budget):
     #: one the playout policy would have played there counts this much (1: no inference).
     mismatch: float = 1.0
     draws: int = 1  # deals sampled per deal kept, when weighing them
+    #: Issue 33's opponent model for ``mismatch``: "policy" (the playout policy's choice, as before) or
+    #: "rule" (the rule bot's own choice at that seat's view of the sampled deal: exact for the house
+    #: bots, softened by ``mismatch`` for anyone else), read over the others' choices in the hand's last
+    #: ``model_plies`` plies (0: all of them; each costs the rule bot's decision, about a millisecond).
+    model: str = "policy"
+    model_plies: int = 0
+    #: Issue 33's opponent model in the playouts: the other side's first ``model_replies`` choices of
+    #: each playout are the rule bot's own (on the sampled deal, from that seat's view), the rest the
+    #: playout policy's (0: the policy throughout). Each costs the rule bot's decision.
+    model_replies: int = 0
     weights: PolicyWeights = LAB_WEIGHTS  # the playout policy's constants (``LabWeights``: its options too)
     #: Tute 2's stock phase: "pimc" (score each action on each deal, the production search), "ismcts"
     #: (one tree over the seat's information sets, ``bench.lab.ismcts``: its iterations and UCB
