@@ -8,13 +8,15 @@ directly and skip the copies; both paths run this same code, so they cannot disa
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import add
 from typing import Final
 
-from .actions import BID, CODE_OF_ACTION, EXCHANGE, PASS, SING, SING_TUTE
+from .actions import BID, CODE_OF_ACTION, EXCHANGE, MAX_BID, PASS, SING, SING_TUTE
 from .cards import (
     BIT,
     KINGS_MASK,
     KNIGHTS_MASK,
+    NUM_CARDS,
     PAIR_MASK,
     POINTS,
     RANK_OF,
@@ -40,13 +42,20 @@ from .hands import (
     TUTE_SUIT,
     HandResult,
 )
-from .rules import Rules, side_of
-from .tricks import beats, duty_mask
+from .rules import PLAYERS, Rules, side_of
+from .tricks import TAKES, duty_mask
 
 #: Every action id of the game, newest first, as a cons list: appending is O(1) and shares the past.
 ActionList = tuple[int, "ActionList"] | None
 TWO_TAKES_RANKS: Final = frozenset((4, 5, 6, 7))
 TWO_OF_OROS: Final = card_index(2, 0)
+#: ``PLAY_EVENTS[seat][card]``: the log's one-event tuple of ``seat`` playing ``card``, built once and shared
+#: (events are immutable), so a card played appends to the log without building its event.
+PLAY_EVENTS: Final = tuple(
+    tuple(((EV_PLAY, seat, card, 0),) for card in range(NUM_CARDS)) for seat in range(PLAYERS["pocha"][1])
+)
+#: ``BID_IDS[k]``: the ids of the bids 0 to k, the bidding phase's actions before the hook.
+BID_IDS: Final = tuple(tuple(range(BID, BID + k + 1)) for k in range(MAX_BID + 1))
 
 
 class IllegalAction(ValueError):
@@ -242,7 +251,10 @@ class Table:
         mano = (dealer + 1) % n
         hands = [0] * n
         for block in range(n):
-            hands[(mano + block) % n] = sum(map(BIT.__getitem__, deck[block * k : (block + 1) * k]))
+            mask = 0
+            for card in deck[block * k : (block + 1) * k]:  # a plain loop: sum(map(...)) costs more here
+                mask |= BIT[card]
+            hands[(mano + block) % n] = mask
         self.hands = tuple(hands)
         known = [0] * n
         self.faceup = -1
@@ -303,31 +315,33 @@ class Table:
         """Legal action ids in ascending order."""
         phase = self.phase
         if phase == PLAYING:
-            # The cards the trick duties allow (play_mask_for, spelled out: this runs before every card)
             seat = self.to_act
+            hand = self.hands[seat]
             trick = self.trick
-            rules = self.rules
-            out = cards_of(
+            if not trick:  # a lead: any card (duty_mask's first rule), then the Tute leader's window
+                out = cards_of(hand)
+                if self.rules.is_tute:
+                    out.extend(self._window_ids(seat))
+                return out
+            # The cards the trick duties allow (play_mask_for, spelled out: this runs before every card)
+            return cards_of(
                 duty_mask(
-                    rules,
+                    self.rules,
                     self.trump,
                     trick,
                     self.win_seat,
                     self.win_card,
                     self.faceup >= 0,
                     seat,
-                    self.hands[seat],
+                    hand,
                 )
             )
-            if not trick and rules.is_tute:
-                out.extend(self._window_ids(seat))
-            return out
         if phase == BIDDING:
-            k = self.sizes[self.hand_no]
-            bids = list(range(BID, BID + k + 1))
-            forbidden = self._hooked_bid()
-            if forbidden >= 0:
-                bids.remove(BID + forbidden)
+            bids = list(BID_IDS[self.sizes[self.hand_no]])
+            if self.to_act == self.dealer:
+                forbidden = self._hooked_bid()
+                if forbidden >= 0:
+                    bids.remove(BID + forbidden)
             return bids
         if phase == PARTNER_SINGING:
             return [SING + s for s in self._singable_suits(self.to_act)] + [PASS]
@@ -396,7 +410,8 @@ class Table:
         if not self.rules.pocha_hook or self.to_act != self.dealer:
             return -1
         k = self.sizes[self.hand_no]
-        rest = k - sum(b for s, b in enumerate(self.bids) if s != self.dealer)
+        bids = self.bids
+        rest = k - (sum(bids) - bids[self.dealer])  # the others' bids
         return rest if 0 <= rest <= k else -1
 
     # -- stepping ---------------------------------------------------------------------------------
@@ -407,24 +422,27 @@ class Table:
         self.ply += 1
         if action < EXCHANGE:  # a card played: the hot path, written out here rather than called
             bit = 1 << action
-            hands = list(self.hands)
+            hands = [*self.hands]  # [*t] copies a tuple into a list without list()'s call
             hands[seat] ^= bit
             self.hands = tuple(hands)
             if self.known[seat] & bit:
-                known = list(self.known)
+                known = [*self.known]
                 known[seat] ^= bit
                 self.known = tuple(known)
             trick = self.trick
-            if not trick or beats(action, self.win_card, self.trump):
+            if not trick or (TAKES[self.trump][self.win_card] >> action) & 1:
                 self.win_seat = seat
                 self.win_card = action
-            self.trick = trick = trick + (action,)  # noqa: RUF005 (one copy; unpacking makes two)
-            self.log = self.log + ((EV_PLAY, seat, action, 0),)  # noqa: RUF005 (one copy; unpacking makes two)
+            trick += (action,)
+            self.trick = trick
+            self.log += PLAY_EVENTS[seat][action]
             n = self.n
             if len(trick) < n:
                 self.to_act = (seat + 1) % n
             else:
                 self._close_trick()
+        elif action >= BID:
+            self._bid(seat, action - BID)
         elif action < SING:
             self._exchange(seat, action - EXCHANGE)
         elif action < SING_TUTE:
@@ -433,12 +451,10 @@ class Table:
             self.log = (*self.log, (EV_SING, seat, TUTE_SUIT, 0))
             self.tute_by = seat
             self._finish_hand()
-        elif action == PASS:
+        else:  # PASS
             self.log = (*self.log, (EV_PASS, seat, 0, 0))
             self.phase = PLAYING
             self.to_act = self.last_winner
-        else:
-            self._bid(seat, action - BID)
 
     def check(self, action: int) -> None:
         """Raise IllegalAction with the reason when ``action`` is not legal now."""
@@ -448,14 +464,16 @@ class Table:
 
     def _close_trick(self) -> None:
         winner = self.win_seat
-        value = sum(map(POINTS.__getitem__, self.trick))
-        points = list(self.points)
+        value = 0
+        for card in self.trick:  # a plain loop: sum(map(...)) costs more on four cards
+            value += POINTS[card]
+        points = [*self.points]
         points[winner] += value
         self.points = tuple(points)
-        won = list(self.tricks_won)
+        won = [*self.tricks_won]
         won[winner] += 1
         self.tricks_won = tuple(won)
-        self.log = self.log + ((EV_TRICK, winner, value, 0),)  # noqa: RUF005 (one copy; unpacking makes two)
+        self.log += ((EV_TRICK, winner, value, 0),)
         self.tricks_done += 1
         self.last_winner = winner
         self.trick = ()
@@ -477,14 +495,14 @@ class Table:
                 self.to_act = partner
 
     def _draw(self, seat: int) -> None:
-        hands = list(self.hands)
+        hands = [*self.hands]
         if self.stock_pos < len(self.stock):
             card = self.stock[self.stock_pos]
             self.stock_pos += 1
         else:
             card = self.faceup
             self.faceup = -1
-            known = list(self.known)
+            known = [*self.known]
             known[seat] |= 1 << card
             self.known = tuple(known)
         hands[seat] |= 1 << card
@@ -492,10 +510,10 @@ class Table:
 
     def _exchange(self, seat: int, card: int) -> None:
         taken = self.faceup
-        hands = list(self.hands)
+        hands = [*self.hands]
         hands[seat] = (hands[seat] ^ (1 << card)) | (1 << taken)
         self.hands = tuple(hands)
-        known = list(self.known)
+        known = [*self.known]
         known[seat] |= 1 << taken
         self.known = tuple(known)
         self.faceup = card
@@ -503,11 +521,11 @@ class Table:
 
     def _sing(self, seat: int, suit: int) -> None:
         value = 40 if suit == self.trump else 20
-        cantes = list(self.cantes)
+        cantes = [*self.cantes]
         cantes[seat] += value
         self.cantes = tuple(cantes)
         self.sung |= 1 << suit
-        known = list(self.known)
+        known = [*self.known]
         known[seat] |= PAIR_MASK[suit]
         self.known = tuple(known)
         self.window_sang = True
@@ -517,10 +535,10 @@ class Table:
             self.to_act = self.last_winner
 
     def _bid(self, seat: int, bid: int) -> None:
-        bids = list(self.bids)
+        bids = [*self.bids]
         bids[seat] = bid
         self.bids = tuple(bids)
-        self.log = (*self.log, (EV_BID, seat, bid, 0))
+        self.log += ((EV_BID, seat, bid, 0),)
         if seat == self.dealer:
             self.phase = PLAYING
             self.to_act = self.leader
@@ -557,10 +575,8 @@ class Table:
         )
 
     def _finish_pocha_hand(self) -> None:
-        scores = []
-        for bid, won in zip(self.bids, self.tricks_won, strict=True):
-            scores.append(pocha_hand_score(bid, won))
-        self.totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
+        scores = tuple(map(pocha_hand_score, self.bids, self.tricks_won))
+        self.totals = tuple(map(add, self.totals, scores))
         finished = HandResult(
             cards=self.sizes[self.hand_no],
             dealer=self.dealer,
@@ -568,7 +584,7 @@ class Table:
             trump_card=self.trump_card,
             bids=self.bids,
             tricks=self.tricks_won,
-            scores=tuple(scores),
+            scores=scores,
             log=self.log,
         )
         self.hand_results = (*self.hand_results, finished)

@@ -3,7 +3,9 @@ implementation of the trick duties, which the table, the deal sampler and the bo
 
 from __future__ import annotations
 
-from .cards import STRENGTH, STRONGER, SUIT_MASK, SUIT_OF
+from typing import Final
+
+from .cards import NUM_CARDS, STRENGTH, STRONGER, SUIT_MASK, SUIT_OF
 from .rules import Rules
 
 
@@ -12,6 +14,14 @@ def beats(card: int, win: int, trump: int) -> bool:
     if SUIT_OF[card] == SUIT_OF[win]:
         return STRENGTH[card] > STRENGTH[win]
     return SUIT_OF[card] == trump
+
+
+#: ``TAKES[trump][win]``: the mask of the cards that take a trick over ``win`` (``beats``, tabled once),
+#: so the table asks one bit per card played instead of calling ``beats``.
+TAKES: Final = tuple(
+    tuple(sum(1 << c for c in range(NUM_CARDS) if beats(c, win, trump)) for win in range(NUM_CARDS))
+    for trump in range(4)
+)
 
 
 def duty_mask(
