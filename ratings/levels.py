@@ -75,29 +75,23 @@ def elo_difference(share: float, results: int) -> float:
 def play_pair(pool: str, lower: str, upper: str, *, deals: int, seed: str) -> PairResult:
     """``upper`` against ``lower`` on ``deals`` duplicate deals (Pocha: whole games) of ``pool``."""
     started = time.perf_counter()
+    points_share: float | None
     if pool == "pocha":
         table = pocha_duel(get_bot(upper), get_bot(lower), games=deals, seed=seed)
-        return PairResult(
-            pool=pool,
-            lower=lower,
-            upper=upper,
-            deals=deals,
-            results=table.comparisons,
-            share=table.share,
-            points_share=None,
-            seconds=time.perf_counter() - started,
-        )
-    if pool not in ("tute2", "tute4"):
+        results, share, points_share = table.comparisons, table.share, None
+    elif pool in ("tute2", "tute4"):
+        result = duel(pool, get_bot(upper), get_bot(lower), deals=deals, seed=seed)
+        results, share, points_share = result.games, result.share, result.points_share
+    else:
         raise ValueError(f"a house level plays {', '.join(LEVEL_POOLS)}, not {pool!r}")
-    result = duel(pool, get_bot(upper), get_bot(lower), deals=deals, seed=seed)
     return PairResult(
         pool=pool,
         lower=lower,
         upper=upper,
         deals=deals,
-        results=result.games,
-        share=result.share,
-        points_share=result.points_share,
+        results=results,
+        share=share,
+        points_share=points_share,
         seconds=time.perf_counter() - started,
     )
 

@@ -14,15 +14,15 @@ from games.bots.search.bot import SearchBot, Tally, rule_guide
 from games.bots.search.budget import Budget
 from games.bots.search.values import hand_value
 from games.engine import SeatView
-from games.engine.actions import ACTION_OF_CODE, CODE_OF_ACTION
+from games.engine.actions import ACTION_OF_CODE
 from games.engine.hands import OVER
 from games.engine.sampling import DealSampler
 from games.engine.table import Table
-from games.engine.views import seat_view
 
 from . import ismcts, replies
 from .budget import LabBudget, lab_budget
 from .policy import lab_greedy
+from .response import rule_action
 from .values import lab_playout_value
 
 
@@ -119,8 +119,7 @@ class LabSearchBot(SearchBot):
                     if t.to_act == view.seat or t.ply < since:
                         return
                     if budget.model == "rule":
-                        codes = tuple(CODE_OF_ACTION[a] for a in legal)
-                        choice = ACTION_OF_CODE[rule_choose(seat_view(t, t.to_act, None), codes, model_rng)]
+                        choice = rule_action(t, legal, model_rng)
                     else:
                         choice = lab_greedy(t, legal, budget.weights)
                     if choice != action:
@@ -163,16 +162,13 @@ class LabSearchBot(SearchBot):
             # in the stock phase only: once it is drawn the rule bot solves exactly, at a price
             while replies and table.phase != OVER and (not table.rules.has_stock or table.faceup >= 0):
                 legal = table.legal_ids()
-                if table.side_of(table.to_act) == side or len(legal) == 1:
-                    if len(legal) == 1:
-                        table.step(legal[0])
-                    else:
-                        table.step(lab_greedy(table, legal, lab.weights))
-                    continue
-                codes = tuple(CODE_OF_ACTION[a] for a in legal)
-                view = seat_view(table, table.to_act, None)
-                table.step(ACTION_OF_CODE[rule_choose(view, codes, rng)])
-                replies -= 1
+                if len(legal) == 1:
+                    table.step(legal[0])
+                elif table.side_of(table.to_act) == side:
+                    table.step(lab_greedy(table, legal, lab.weights))
+                else:
+                    table.step(rule_action(table, legal, rng))
+                    replies -= 1
             if table.phase == OVER:
                 return hand_value(table, seat)
         return lab_playout_value(table, seat, rng, lab.horizon, lab.weights)

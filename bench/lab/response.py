@@ -43,15 +43,16 @@ class Rejected(Exception):
     """A sampled deal in which the rule bot would have chosen otherwise than it did."""
 
 
+def rule_action(table: Table, legal: list[int], rng: random.Random) -> int:
+    """The rule bot's action at the seat to act, from that seat's view of ``table``."""
+    codes = tuple(CODE_OF_ACTION[a] for a in legal)
+    return ACTION_OF_CODE[rule_choose(seat_view(table, table.to_act, None), codes, rng)]
+
+
 def rule_step(table: Table, rng: random.Random) -> None:
     """One action of the rule bot at the seat to act, in place."""
     legal = table.legal_ids()
-    if len(legal) == 1:
-        table.step(legal[0])
-        return
-    codes = tuple(CODE_OF_ACTION[a] for a in legal)
-    view = seat_view(table, table.to_act, None)
-    table.step(ACTION_OF_CODE[rule_choose(view, codes, rng)])
+    table.step(legal[0] if len(legal) == 1 else rule_action(table, legal, rng))
 
 
 def solvable(table: Table) -> bool:
@@ -138,11 +139,7 @@ class FairBestResponse:
         watch_rng = random.Random(rng.random())
 
         def watch(table: Table, legal: list[int], action: int) -> None:
-            if table.to_act == seat:
-                return
-            codes = tuple(CODE_OF_ACTION[a] for a in legal)
-            choice = rule_choose(seat_view(table, table.to_act, None), codes, watch_rng)
-            if ACTION_OF_CODE[choice] != action:
+            if table.to_act != seat and rule_action(table, legal, watch_rng) != action:
                 raise Rejected
 
         kept: list[Table] = []
