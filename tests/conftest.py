@@ -91,6 +91,19 @@ def redis_url() -> str:
     return url
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _fast_password_hasher() -> Iterator[None]:
+    """Passwords hashed with MD5 in tests, as Django's testing docs advise: the production hasher costs
+    about 0.3 s of CPU a hash by design, and sign-ups, sign-ins and the demo content hash hundreds. What
+    a hasher stores is Django's to test; the tests check who may sign in, which any hasher decides."""
+    from django.test import override_settings
+
+    fast = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    fast.enable()
+    yield
+    fast.disable()
+
+
 @pytest.fixture(autouse=True)
 def _default_language() -> Iterator[None]:
     """Every test starts in the default language: one that activated Spanish (a page asked for in

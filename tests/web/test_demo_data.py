@@ -10,7 +10,10 @@ from ratings.models import RatingChange
 from tournaments.models import Club, Tournament
 
 
-@pytest.mark.django_db
+#: Committed, as `make run` commits each service's transaction: a move then starts from the state the
+#: one before it cached on commit (games.states), where inside a test's transaction every move would
+#: replay its game from the deal.
+@pytest.mark.django_db(transaction=True)
 def test_demo_data_stopped_halfway_goes_on_where_it_stopped_and_makes_a_site_that_looks_alive_once(
     settings: Settings, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
