@@ -59,12 +59,14 @@ typecheck: $(STAMP)
 # pytest exits 5 when it collected no test: that is a failure here, not a pass. The suite runs on
 # PYTEST_WORKERS processes (pytest-xdist; each its own test database and two Redis databases, see
 # tests/workers.py; 0: one process), a test file to a process, so that its module fixtures (a real
-# worker, a browser) start once. Four on two vCPUs: much of a test's time is spent waiting on a real
-# worker, a browser or a server, which the other processes fill. pytest-quick leaves out the tests marked slow (real workers, browsers,
-# servers a test starts) for a quick loop; make test runs everything.
+# worker, a browser) start once, in the order tests/conftest.py gives them (longest first;
+# --no-loadscope-reorder keeps pytest-xdist from handing out the files with the most tests first
+# instead). Four on two vCPUs: much of a test's time is spent waiting on a real worker, a browser or a
+# server, which the other processes fill. pytest-quick leaves out the tests marked slow (real workers,
+# browsers, servers a test starts) for a quick loop; make test runs everything.
 PYTEST_WORKERS ?= 4
 pytest: $(STAMP)
-	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile $(PYTEST_ARGS) || status=$$?; \
+	@status=0; $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS) || status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; \
 	exit $$status
 

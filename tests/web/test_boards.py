@@ -181,6 +181,7 @@ def test_the_boards_are_listed_even_when_the_result_has_no_differences_by_board(
     assert board_rows(loaded) == [{"board": 0, "differences": None}, {"board": 1, "differences": None}]
 
 
+@pytest.mark.django_db(transaction=True)  # committed moves: each starts from the state cached on commit
 def test_a_duplicate_pocha_board_compares_each_player_with_every_holder_of_the_same_cards(
     client: Client, django_assert_max_num_queries: Any
 ) -> None:

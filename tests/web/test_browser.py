@@ -14,6 +14,7 @@ these tests skip with the reason; with TUTE_REQUIRE_SERVICES=1 they fail instead
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import time
 from pathlib import Path
@@ -270,6 +271,8 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(
     # players have swapped hands (ben, match seat 1, holds game seat 0)
     import random
 
+    from playwright.sync_api import expect
+
     from games.services import action_submit, challenge_accept
     from games.states import game_state
     from tests.factories import MatchFactory, current_game
@@ -326,7 +329,9 @@ def test_a_duplicate_boards_second_play_names_who_holds_each_seat(
     assert_fits_and_accessible(page, "duplicate match")
     page.select_option("#replay-game", index=1)
     page.click("#next-step")
-    # then: its hands are named by who held them (game seat 0: ben), and so is the first move
+    # then: once the second play's steps have loaded (a fetch; until then the first play's stay shown),
+    # its hands are named by who held them (game seat 0: ben), and so is the first move
+    expect(page.locator("#step-label")).to_have_text(re.compile(r"^Step 1 of "))
     assert page.locator("#r-hands .seat-hand .name").first.inner_text().startswith("ben")
     assert page.locator("#r-action").inner_text().startswith(names[mover])
 

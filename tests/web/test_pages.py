@@ -323,6 +323,7 @@ def test_the_pages_that_show_a_token_are_never_stored(client: Client) -> None:
         assert "no-store" in response["Cache-Control"]
 
 
+@pytest.mark.django_db(transaction=True)  # committed moves: each starts from the state cached on commit
 def test_a_finished_pocha_shows_its_scoresheet(client: Client) -> None:
     # given: a finished Pocha of a person and two house bots
     from tests.web.conftest import bot_match, play_out

@@ -135,13 +135,22 @@ def test_an_illegal_action_raises_and_changes_nothing(
 
 
 def cards_in(value: object) -> set[str]:
-    if isinstance(value, str):
-        return {value} if value in CARD_CODES else set()
-    if isinstance(value, dict):
-        return set().union(*(cards_in(v) for v in value.values())) if value else set()
-    if isinstance(value, list | tuple):
-        return set().union(*(cards_in(v) for v in value)) if value else set()
-    return set()
+    """Every card code among the strings of a view (dict values, list and tuple items, at any depth).
+
+    A loop over one stack, not a recursion of set unions: a late view holds every trick played so far,
+    and the property reads a view per seat at every ply."""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if item in CARD_CODES:
+                found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+    return found
 
 
 @PROPERTY
