@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connection, transaction
 
 from games.models import Match
@@ -28,11 +29,10 @@ def match_updates_in_this_transaction() -> tuple[int, int]:
 def test_a_move_updates_its_match_row_in_place(
     postgres_required: None, started_match: Callable[..., Match], play_moves: Callable[..., Any]
 ) -> None:
-    # given: a table with no dead row versions on its pages (the suite's rolled-back tests leave theirs
-    # until a vacuum: a new row could land on an almost full page), then a match in progress, in one
-    # transaction that holds everything it writes
-    with connection.cursor() as cursor:
-        cursor.execute("VACUUM games_match")
+    # given: empty tables, with no dead row versions on their pages (the suite's rolled-back tests leave
+    # theirs until a vacuum: a new row could land on an almost full page; a flush truncates), then a match
+    # in progress, in one transaction that holds everything it writes
+    call_command("flush", interactive=False, verbosity=0)
     with transaction.atomic():
         match = started_match("tute2")
         before = match_updates_in_this_transaction()
